@@ -1,0 +1,198 @@
+//! The JSON contract shared by the CLI and the wasm facade: one function per operation, text in,
+//! a tagged answer out (the shape of cedar-policy's ffi).
+//!
+//! Every operation has a typed function returning [`Answer`] and a `*_json_str` twin returning
+//! its serde_json text. An answer is `{"type": "success", "value": ...}` or
+//! `{"type": "failure", "errors": [diagnostics]}`; `failure` means the operation could not be
+//! carried out (a policy with errors is still a successful `check` whose value says `ok: false`).
+//! A panic inside an operation becomes a `failure` carrying its message, never an unwind across
+//! the boundary.
+
+use crate::case;
+use crate::diag::Diagnostic;
+use crate::policy::{self, expand, prefab, schema, DocumentKind};
+use serde::Serialize;
+use serde_json::{json, Value};
+
+/// The answer of every operation.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum Answer<T> {
+    Success { value: T },
+    Failure { errors: Vec<Diagnostic> },
+}
+
+impl<T: Serialize> Answer<T> {
+    /// The answer as serde_json text.
+    pub fn to_json_string(&self) -> String {
+        serde_json::to_string(self).unwrap_or_else(|e| {
+            format!(
+                r#"{{"type":"failure","errors":[{{"severity":"error","message":"could not write the answer: {e}","path":"","line":null,"column":null}}]}}"#
+            )
+        })
+    }
+}
+
+/// Runs `f`, turning a panic into a `failure` with the panic's message.
+pub fn guard<T>(f: impl FnOnce() -> Answer<T>) -> Answer<T> {
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)) {
+        Ok(answer) => answer,
+        Err(payload) => {
+            let message = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Answer::Failure {
+                errors: vec![Diagnostic::error(
+                    "",
+                    format!("internal error (a bug, please report it): {message}"),
+                )],
+            }
+        }
+    }
+}
+
+/// The value of a `check`: whether the document is valid, every diagnostic, and each policy in
+/// its explicit form (`null` for an entry with errors).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CheckReport {
+    pub ok: bool,
+    pub diagnostics: Vec<Diagnostic>,
+    pub policies: Vec<Value>,
+    /// `policy` or `experiment`.
+    pub document: &'static str,
+    /// Where each policy sits in the document (`allocationPolicies[1]`, or `""`).
+    pub paths: Vec<String>,
+    /// A one-line description of each policy (`null` for an entry with errors).
+    pub descriptions: Vec<Option<String>>,
+}
+
+/// Validates a policy or an OpenDC experiment file.
+pub fn check(text: &str) -> Answer<CheckReport> {
+    guard(|| {
+        let checked = policy::check_text(text);
+        Answer::Success {
+            value: CheckReport {
+                ok: checked.ok(),
+                document: match checked.kind {
+                    DocumentKind::Policy => "policy",
+                    DocumentKind::Experiment => "experiment",
+                },
+                paths: checked.entries.iter().map(|e| e.path.clone()).collect(),
+                policies: checked
+                    .entries
+                    .iter()
+                    .map(|e| e.policy.as_ref().map_or(Value::Null, expand::to_json))
+                    .collect(),
+                descriptions: checked
+                    .entries
+                    .iter()
+                    .map(|e| e.policy.as_ref().map(|p| p.describe()))
+                    .collect(),
+                diagnostics: checked.diagnostics,
+            },
+        }
+    })
+}
+
+/// The explicit form of a policy (an array of them for an experiment file); `failure` when the
+/// document has errors.
+pub fn expand(text: &str) -> Answer<Value> {
+    guard(|| {
+        let checked = policy::check_text(text);
+        match checked.policies() {
+            None => Answer::Failure {
+                errors: checked.diagnostics,
+            },
+            Some(policies) => {
+                let mut values: Vec<Value> = policies.iter().map(expand::to_json).collect();
+                Answer::Success {
+                    value: match checked.kind {
+                        DocumentKind::Policy => values.pop().unwrap_or(Value::Null),
+                        DocumentKind::Experiment => Value::Array(values),
+                    },
+                }
+            }
+        }
+    })
+}
+
+/// Every prefab: its name, what it does, and its explicit form.
+pub fn prefabs() -> Answer<Value> {
+    guard(|| {
+        Answer::Success {
+        value: Value::Array(
+            prefab::PREFABS
+                .iter()
+                .map(|p| json!({"name": p.name, "doc": p.doc, "expansion": expand::to_json(&prefab::expand(p))}))
+                .collect(),
+        ),
+    }
+    })
+}
+
+/// The policy a new playground starts with: the `Mem` prefab, OpenDC's default.
+pub fn default_policy() -> Answer<Value> {
+    guard(|| Answer::Success {
+        value: json!({"type": "prefab", "policyName": "Mem"}),
+    })
+}
+
+/// The JSON Schema of the policy language.
+pub fn policy_schema() -> Answer<Value> {
+    guard(|| Answer::Success {
+        value: schema::policy_schema(),
+    })
+}
+
+/// Runs a decision case, or an array of them (`shared/conformance/README.md`). The value is
+/// `{"steps": [...], ...}` for one case, an array of those for an array.
+pub fn decide(text: &str) -> Answer<Value> {
+    guard(|| match case::run_text(text) {
+        Err(errors) => Answer::Failure { errors },
+        Ok(outcomes) => {
+            let mut values: Vec<Value> = outcomes
+                .iter()
+                .map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
+                .collect();
+            Answer::Success {
+                value: if case::is_single(text) {
+                    values.pop().unwrap_or(Value::Null)
+                } else {
+                    Value::Array(values)
+                },
+            }
+        }
+    })
+}
+
+/// [`check`] as JSON text.
+pub fn check_json_str(text: &str) -> String {
+    check(text).to_json_string()
+}
+
+/// [`expand`] as JSON text.
+pub fn expand_json_str(text: &str) -> String {
+    expand(text).to_json_string()
+}
+
+/// [`prefabs`] as JSON text.
+pub fn prefabs_json_str() -> String {
+    prefabs().to_json_string()
+}
+
+/// [`default_policy`] as JSON text.
+pub fn default_policy_json_str() -> String {
+    default_policy().to_json_string()
+}
+
+/// [`policy_schema`] as JSON text.
+pub fn policy_schema_json_str() -> String {
+    policy_schema().to_json_string()
+}
+
+/// [`decide`] as JSON text.
+pub fn decide_json_str(text: &str) -> String {
+    decide(text).to_json_string()
+}

@@ -1,0 +1,321 @@
+//! The `policy-playground` command line: argument parsing and printing over [`policy_playground::api`].
+//!
+//! Exit codes, for every command: 0 success, 1 the input is invalid (errors in a policy, a bad
+//! trace), 2 usage errors and files that cannot be read.
+
+use clap::{Parser, Subcommand};
+use policy_playground::api::{self, Answer};
+use policy_playground::diag::{Diagnostic, Severity};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "policy-playground",
+    version,
+    about = "OpenDC allocation policies: check, expand and decide"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Validate a policy or an OpenDC experiment file.
+    Check {
+        file: PathBuf,
+        /// Print {"ok", "diagnostics", "policies"} as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the explicit form of a policy (an array for an experiment file).
+    Expand { file: PathBuf },
+    /// Run a decision case, or an array of them, and explain each step.
+    Decide {
+        #[arg(long = "case")]
+        case: PathBuf,
+        /// Print {"steps": [...]} as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Input that is invalid: exit 1.
+const INVALID: u8 = 1;
+/// Usage errors and unreadable files: exit 2.
+const UNREADABLE: u8 = 2;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { UNREADABLE } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(cli.command) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(code) => ExitCode::from(code),
+    }
+}
+
+fn run(command: Command) -> Result<(), u8> {
+    match command {
+        Command::Check { file, json } => check(&file, json),
+        Command::Expand { file } => expand(&file),
+        Command::Decide { case, json } => decide(&case, json),
+    }
+}
+
+/// Reads a text file; unreadable is exit 2, not UTF-8 is invalid input (exit 1).
+fn read_text(path: &Path) -> Result<String, u8> {
+    let bytes = std::fs::read(path).map_err(|e| {
+        eprintln!("{}: cannot read the file: {e}", path.display());
+        UNREADABLE
+    })?;
+    String::from_utf8(bytes).map_err(|e| {
+        eprintln!(
+            "{}: not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        );
+        INVALID
+    })
+}
+
+fn print_diagnostics(file: &Path, diagnostics: &[Diagnostic]) {
+    for d in diagnostics {
+        let severity = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let place = match (d.line, d.column) {
+            (Some(l), Some(c)) => format!("{}:{l}:{c}", file.display()),
+            _ => file.display().to_string(),
+        };
+        let path = if d.path.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", d.path)
+        };
+        eprintln!("{place}: {severity}: {}{path}", d.message);
+    }
+}
+
+fn print_json<T: serde::Serialize>(value: &T) {
+    match serde_json::to_string_pretty(value) {
+        Ok(text) => println!("{text}"),
+        Err(e) => eprintln!("cannot write JSON: {e}"),
+    }
+}
+
+fn check(file: &Path, json: bool) -> Result<(), u8> {
+    let text = read_text(file)?;
+    let report = match api::check(&text) {
+        Answer::Success { value } => value,
+        Answer::Failure { errors } => {
+            print_diagnostics(file, &errors);
+            return Err(INVALID);
+        }
+    };
+    if json {
+        print_json(&serde_json::json!({
+            "ok": report.ok,
+            "diagnostics": report.diagnostics,
+            "policies": report.policies,
+        }));
+    } else {
+        print_diagnostics(file, &report.diagnostics);
+        let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
+        let warnings = report.diagnostics.len() - errors;
+        let noun = if report.paths.len() == 1 {
+            "policy"
+        } else {
+            "policies"
+        };
+        println!(
+            "{}: {} {} ({} {errors} error(s), {warnings} warning(s))",
+            file.display(),
+            report.paths.len(),
+            noun,
+            if report.document == "experiment" {
+                "experiment file,"
+            } else {
+                "policy file,"
+            },
+        );
+        for (i, (path, description)) in report.paths.iter().zip(&report.descriptions).enumerate() {
+            let at = if path.is_empty() {
+                String::new()
+            } else {
+                format!(" {path}")
+            };
+            match description {
+                Some(d) => println!("  {}.{at}: {d}", i + 1),
+                None => println!("  {}.{at}: invalid", i + 1),
+            }
+        }
+    }
+    if report.ok {
+        Ok(())
+    } else {
+        Err(INVALID)
+    }
+}
+
+fn expand(file: &Path) -> Result<(), u8> {
+    let text = read_text(file)?;
+    match api::expand(&text) {
+        Answer::Success { value } => {
+            if let Answer::Success { value: report } = api::check(&text) {
+                print_diagnostics(file, &report.diagnostics);
+            }
+            print_json(&value);
+            Ok(())
+        }
+        Answer::Failure { errors } => {
+            print_diagnostics(file, &errors);
+            Err(INVALID)
+        }
+    }
+}
+
+fn decide(file: &Path, json: bool) -> Result<(), u8> {
+    let text = read_text(file)?;
+    let value = match api::decide(&text) {
+        Answer::Success { value } => value,
+        Answer::Failure { errors } => {
+            print_diagnostics(file, &errors);
+            return Err(INVALID);
+        }
+    };
+    let cases: Vec<&serde_json::Value> = match &value {
+        serde_json::Value::Array(items) => items.iter().collect(),
+        one => vec![one],
+    };
+    let all_ok = cases.iter().all(|c| c["ok"] == true);
+    let invalid = cases.iter().any(|c| {
+        c["expectError"].is_null()
+            && c["diagnostics"]
+                .as_array()
+                .is_some_and(|d| d.iter().any(|d| d["severity"] == "error"))
+    });
+    if json {
+        print_json(&value);
+    } else {
+        for (n, case) in cases.iter().enumerate() {
+            print_case(file, n, case);
+        }
+    }
+    if invalid {
+        Err(INVALID)
+    } else if !all_ok {
+        eprintln!("{}: some expectations were not met", file.display());
+        Err(INVALID)
+    } else {
+        Ok(())
+    }
+}
+
+fn print_case(file: &Path, n: usize, case: &serde_json::Value) {
+    let name = case["name"]
+        .as_str()
+        .map_or(String::new(), |s| format!(": {s}"));
+    println!("case {}{name}", n + 1);
+    if let Ok(diagnostics) =
+        serde_json::from_value::<Vec<serde_json::Value>>(case["diagnostics"].clone())
+    {
+        for d in diagnostics {
+            println!(
+                "  {}:{}:{}: {}: {} ({})",
+                file.display(),
+                d["line"],
+                d["column"],
+                d["severity"].as_str().unwrap_or(""),
+                d["message"].as_str().unwrap_or(""),
+                d["path"].as_str().unwrap_or("")
+            );
+        }
+    }
+    if let Some(want) = case["expectError"].as_str() {
+        let verdict = if case["ok"] == true {
+            "rejected as expected"
+        } else {
+            "NOT rejected as expected"
+        };
+        println!("  expected an error at `{want}`: {verdict}");
+    }
+    for (s, step) in case["steps"].as_array().into_iter().flatten().enumerate() {
+        let chosen = match &step["chosen"] {
+            serde_json::Value::String(s) => s.clone(),
+            _ => "not placed now".to_string(),
+        };
+        let verdict = match step["matches"].as_bool() {
+            Some(true) => "  [as expected]".to_string(),
+            Some(false) => format!("  [EXPECTED {}]", step["expected"]),
+            None => String::new(),
+        };
+        println!("  step {}: {chosen}{verdict}", s + 1);
+        let e = &step["explanation"];
+        if let Some(d) = e["deferral"].as_object() {
+            println!(
+                "    time-shift: {} (regime {}, {} task, intensity {} vs reference {}, slack {} ms)",
+                d["reason"].as_str().unwrap_or(""),
+                d["regime"].as_str().unwrap_or(""),
+                d["taskLength"].as_str().unwrap_or(""),
+                d["currentIntensity"],
+                d["referenceIntensity"],
+                d["slackMs"]
+            );
+        }
+        if let Some(p) = e["placement"].as_object() {
+            println!("    {}", p["summary"].as_str().unwrap_or(""));
+            for h in p["hosts"].as_array().into_iter().flatten() {
+                let verdict = if h["passed"] == true {
+                    let scores: Vec<String> = h["scores"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .map(|s| {
+                            format!(
+                                "{} raw {} -> {}",
+                                s["weigher"].as_str().unwrap_or(""),
+                                s["raw"],
+                                s["contribution"]
+                            )
+                        })
+                        .collect();
+                    let total = if h["total"].is_null() {
+                        String::new()
+                    } else {
+                        format!(" total {}", h["total"])
+                    };
+                    format!(
+                        "passes{}{total} rank {}",
+                        if scores.is_empty() {
+                            String::new()
+                        } else {
+                            format!(" [{}]", scores.join(", "))
+                        },
+                        h["rank"]
+                    )
+                } else {
+                    format!(
+                        "rejected by {}: {}",
+                        h["rejectedBy"].as_str().unwrap_or(""),
+                        h["reason"].as_str().unwrap_or("")
+                    )
+                };
+                println!("      {}: {verdict}", h["name"].as_str().unwrap_or(""));
+            }
+            if let Some(d) = p["draw"].as_object() {
+                println!(
+                    "      random draw: index {} among {} (from {})",
+                    d["index"], d["among"], d["values"]
+                );
+            }
+        }
+    }
+}

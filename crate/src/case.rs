@@ -1,0 +1,384 @@
+//! Decision cases (the format of `shared/conformance/README.md`): a cluster at decision time, a
+//! policy and a sequence of tasks to place, each with what is expected. `policy-playground
+//! decide` runs them, and the conformance tests are such cases.
+
+use crate::diag::{join_path, Diagnostic};
+use crate::engine::explain::Placement;
+use crate::engine::memorizing::Buckets;
+use crate::engine::timeshift::{self, Deferral};
+use crate::engine::{rank, Demand, HostState};
+use crate::json::{self, LineIndex, Node};
+use crate::policy::parse::Reader;
+use crate::policy::Policy;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// A host of a case: static fields, then the dynamic ones (defaults 0, `availableMemory`
+/// defaults to `memory`).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CaseHost {
+    name: String,
+    #[serde(default = "yes")]
+    up: bool,
+    #[serde(default)]
+    cores: u32,
+    #[serde(default)]
+    core_speed: f64,
+    #[serde(default)]
+    memory: i64,
+    #[serde(default)]
+    gpus: Vec<CaseGpu>,
+    #[serde(default)]
+    provisioned_cores: i64,
+    #[serde(default)]
+    available_memory: Option<i64>,
+    #[serde(default)]
+    instance_count: u32,
+    #[serde(default)]
+    provisioned_gpu_cores: i64,
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CaseGpu {
+    cores: u32,
+    #[serde(default)]
+    #[allow(dead_code)]
+    core_speed: f64,
+}
+
+/// A task of a case (absent fields are 0, false or none).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+struct CaseTask {
+    cpu_count: u32,
+    cpu_capacity: f64,
+    memory: i64,
+    gpu_count: u32,
+    gpu_capacity: f64,
+    duration: i64,
+    deferrable: bool,
+    deadline: Option<i64>,
+}
+
+/// Fields a step may overwrite on a host before it runs.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct HostPatch {
+    up: Option<bool>,
+    cores: Option<u32>,
+    core_speed: Option<f64>,
+    memory: Option<i64>,
+    provisioned_cores: Option<i64>,
+    available_memory: Option<i64>,
+    instance_count: Option<u32>,
+    provisioned_gpu_cores: Option<i64>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CaseStep {
+    #[serde(default)]
+    set: BTreeMap<String, HostPatch>,
+    task: CaseTask,
+    /// A host name, `null` (not placed now) or `"deferred"`; absent means no expectation.
+    #[serde(default, deserialize_with = "some_value")]
+    expect: Option<serde_json::Value>,
+}
+
+fn some_value<'de, D: serde::Deserializer<'de>>(
+    d: D,
+) -> Result<Option<serde_json::Value>, D::Error> {
+    serde_json::Value::deserialize(d).map(Some)
+}
+
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct CaseCarbon {
+    #[serde(default)]
+    history: Vec<f64>,
+    #[serde(default)]
+    forecast: Vec<f64>,
+}
+
+/// Everything of a case but its policy (read separately, with diagnostics).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct CaseBody {
+    #[serde(default)]
+    name: Option<String>,
+    #[serde(default)]
+    source: Option<String>,
+    /// A free-text note: why the expectations are what they are.
+    #[serde(default)]
+    #[allow(dead_code)]
+    why: Option<String>,
+    #[allow(dead_code)]
+    policy: serde_json::Value,
+    #[serde(default)]
+    hosts: Vec<CaseHost>,
+    #[serde(default)]
+    steps: Vec<CaseStep>,
+    #[serde(default)]
+    now: i64,
+    #[serde(default)]
+    carbon: Option<CaseCarbon>,
+    #[serde(default)]
+    seed: u64,
+    #[serde(default)]
+    expect_error: Option<String>,
+}
+
+/// What a step decided.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Chosen {
+    Host(String),
+    Deferred(&'static str),
+    NotPlaced(Option<()>),
+}
+
+impl Chosen {
+    fn as_json(&self) -> serde_json::Value {
+        serde_json::to_value(self).unwrap_or(serde_json::Value::Null)
+    }
+}
+
+/// The explanation of one step: the deferral test (timeshift policies) and the placement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepExplanation {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deferral: Option<Deferral>,
+    pub placement: Option<Placement>,
+}
+
+/// One step's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StepOutcome {
+    pub chosen: Chosen,
+    pub explanation: StepExplanation,
+    /// The case's expectation, when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expected: Option<serde_json::Value>,
+    /// Whether the outcome met the expectation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matches: Option<bool>,
+}
+
+/// A case's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CaseOutcome {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    pub steps: Vec<StepOutcome>,
+    /// The policy's diagnostics (warnings, or the errors when it was rejected).
+    pub diagnostics: Vec<Diagnostic>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub expect_error: Option<String>,
+    /// True when the case ran and every expectation held (or the expected error was given).
+    pub ok: bool,
+}
+
+/// Runs a case document: one case object or an array of them. `Err` when the document itself
+/// is malformed (not JSON, a case missing `policy`, an unknown field).
+pub fn run_text(text: &str) -> Result<Vec<CaseOutcome>, Vec<Diagnostic>> {
+    let root = json::parse(text).map_err(|d| vec![d])?;
+    let index = LineIndex::new(text);
+    match &root.value {
+        json::Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, item)| run_case(item, &index, &format!("[{i}]")))
+            .collect(),
+        _ => Ok(vec![run_case(&root, &index, "")?]),
+    }
+}
+
+/// True when the document is a single case (not an array of cases).
+pub fn is_single(text: &str) -> bool {
+    !text.trim_start().starts_with('[')
+}
+
+fn run_case(node: &Node, index: &LineIndex, path: &str) -> Result<CaseOutcome, Vec<Diagnostic>> {
+    let place = |message: String| vec![index.place(Diagnostic::error(path, message), node.offset)];
+    let body: CaseBody = serde_json::from_value(node.to_serde())
+        .map_err(|e| place(format!("not a decision case: {e}")))?;
+    let policy_node = node
+        .get("policy")
+        .ok_or_else(|| place("a case needs a `policy`".into()))?;
+    let mut reader = Reader::new(index);
+    let policy = reader.policy(policy_node, "");
+    let diagnostics = reader.diagnostics;
+    let Some(policy) = policy else {
+        let ok = body
+            .expect_error
+            .as_ref()
+            .is_some_and(|want| diagnostics.iter().any(|d| d.is_error() && &d.path == want));
+        return Ok(CaseOutcome {
+            name: body.name,
+            source: body.source,
+            steps: vec![],
+            diagnostics,
+            expect_error: body.expect_error,
+            ok,
+        });
+    };
+    if body.expect_error.is_some() {
+        return Ok(CaseOutcome {
+            name: body.name,
+            source: body.source,
+            steps: vec![],
+            diagnostics,
+            expect_error: body.expect_error,
+            ok: false,
+        });
+    }
+    let steps = run_steps(&policy, &body, path)?;
+    let ok = steps.iter().all(|s| s.matches != Some(false));
+    Ok(CaseOutcome {
+        name: body.name,
+        source: body.source,
+        steps,
+        diagnostics,
+        expect_error: None,
+        ok,
+    })
+}
+
+fn run_steps(
+    policy: &Policy,
+    body: &CaseBody,
+    path: &str,
+) -> Result<Vec<StepOutcome>, Vec<Diagnostic>> {
+    let names: Vec<String> = body.hosts.iter().map(|h| h.name.clone()).collect();
+    let mut hosts: Vec<HostState> = body
+        .hosts
+        .iter()
+        .map(|h| HostState {
+            up: h.up,
+            instance_count: h.instance_count,
+            provisioned_cores: h.provisioned_cores,
+            available_memory: h.available_memory.unwrap_or(h.memory),
+            provisioned_gpu_cores: h.provisioned_gpu_cores,
+            ..HostState::empty(
+                h.cores,
+                h.core_speed,
+                h.memory,
+                h.gpus.iter().map(|g| g.cores).sum(),
+            )
+        })
+        .collect();
+    let regime = match (&policy.timeshift, &body.carbon) {
+        (Some(ts), Some(c)) if !c.history.is_empty() => {
+            let current = c.history[c.history.len() - 1];
+            Some(timeshift::evaluate(ts, current, &c.forecast, &c.history))
+        }
+        _ => None,
+    };
+    let mut rng = crate::engine::rng(body.seed);
+    let mut scratch = rank::Scratch::default();
+    let mut out = Vec::new();
+    for (s, step) in body.steps.iter().enumerate() {
+        for (name, patch) in &step.set {
+            let i = names.iter().position(|n| n == name).ok_or_else(|| {
+                vec![Diagnostic::error(
+                    join_path(path, &format!("steps[{s}].set.{name}")),
+                    format!("`set` names the host `{name}`, which the case does not have"),
+                )]
+            })?;
+            patch.apply(&mut hosts[i]);
+        }
+        let t = &step.task;
+        let demand = Demand {
+            cpu_count: t.cpu_count,
+            cpu_capacity: t.cpu_capacity,
+            memory: t.memory,
+            gpu_count: t.gpu_count,
+            gpu_capacity: t.gpu_capacity,
+        };
+        let deferral = policy.timeshift.as_ref().map(|_| {
+            timeshift::deferral(
+                regime.as_ref(),
+                body.now,
+                t.duration,
+                t.duration,
+                t.deferrable,
+                t.deadline,
+            )
+        });
+        let (chosen, placement) = if deferral.as_ref().is_some_and(|d| d.deferred) {
+            (Chosen::Deferred("deferred"), None)
+        } else if policy.memorize {
+            let buckets = Buckets::new(&hosts);
+            let host = buckets.select(&policy.filters, &hosts, &demand);
+            let explanation = buckets.explain(&policy.filters, &hosts, &names, &demand, host);
+            (place(&mut hosts, &names, host, &demand), Some(explanation))
+        } else {
+            let choice = rank::select(policy, &hosts, &demand, &mut rng, &mut scratch);
+            let explanation = rank::explain(policy, &hosts, &names, &demand, &choice, &mut scratch);
+            (
+                place(&mut hosts, &names, choice.host, &demand),
+                Some(explanation),
+            )
+        };
+        let matches = step.expect.as_ref().map(|e| *e == chosen.as_json());
+        out.push(StepOutcome {
+            chosen,
+            explanation: StepExplanation {
+                deferral,
+                placement,
+            },
+            expected: step.expect.clone(),
+            matches,
+        });
+    }
+    Ok(out)
+}
+
+fn place(hosts: &mut [HostState], names: &[String], host: Option<usize>, d: &Demand) -> Chosen {
+    match host {
+        Some(i) => {
+            hosts[i].place(d);
+            Chosen::Host(names[i].clone())
+        }
+        None => Chosen::NotPlaced(None),
+    }
+}
+
+impl HostPatch {
+    fn apply(&self, h: &mut HostState) {
+        if let Some(v) = self.up {
+            h.up = v;
+        }
+        if let Some(v) = self.cores {
+            h.cores = v;
+        }
+        if let Some(v) = self.core_speed {
+            h.core_speed = v;
+        }
+        if let Some(v) = self.memory {
+            h.memory = v;
+        }
+        h.cpu_capacity = h.cores as f64 * h.core_speed;
+        if let Some(v) = self.provisioned_cores {
+            h.provisioned_cores = v;
+        }
+        if let Some(v) = self.available_memory {
+            h.available_memory = v;
+        }
+        if let Some(v) = self.instance_count {
+            h.instance_count = v;
+        }
+        if let Some(v) = self.provisioned_gpu_cores {
+            h.provisioned_gpu_cores = v;
+        }
+    }
+}

@@ -1,0 +1,105 @@
+//! Diagnostics: the one shape in which every problem with an input is reported (SPEC 1.1).
+//!
+//! A diagnostic names where the problem is (a dotted `path` relative to the document and, for text
+//! inputs, a 1-based `line` and UTF-16 `column`) and says what was expected. Policy text, topology,
+//! workload and carbon readers, the CLI and the wasm facade all speak this type, so that a problem
+//! reads the same wherever it surfaces.
+
+use serde::Serialize;
+
+/// How bad a problem is: an `Error` stops the input from being used, a `Warning` does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// One problem found in an input.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    pub message: String,
+    /// Dotted path with indices relative to the document, `""` for the root.
+    pub path: String,
+    /// 1-based line of the offending token; `None` for inputs without lines (parquet).
+    pub line: Option<u32>,
+    /// 1-based column of the offending token, in UTF-16 code units.
+    pub column: Option<u32>,
+}
+
+impl Diagnostic {
+    /// An error without a text position (a parquet row, a missing file).
+    pub fn error(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Error,
+            message: message.into(),
+            path: path.into(),
+            line: None,
+            column: None,
+        }
+    }
+
+    /// A warning without a text position.
+    pub fn warning(path: impl Into<String>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            severity: Severity::Warning,
+            ..Diagnostic::error(path, message)
+        }
+    }
+
+    /// The same diagnostic placed at a line and column.
+    pub fn at(mut self, line: u32, column: u32) -> Self {
+        self.line = Some(line);
+        self.column = Some(column);
+        self
+    }
+
+    /// True for errors.
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+
+    /// The diagnostic with its path put under `prefix` (`allocationPolicies[1]` + `weighers[0]`).
+    pub fn under(mut self, prefix: &str) -> Self {
+        if !prefix.is_empty() {
+            self.path = join_path(prefix, &self.path);
+        }
+        self
+    }
+
+    /// The diagnostic with its message prefixed by the name of the file it came from.
+    pub fn in_file(mut self, file: &str) -> Self {
+        if !self.message.starts_with(file) {
+            self.message = format!("{file}: {}", self.message);
+        }
+        self
+    }
+}
+
+/// Joins a path prefix and a relative path: `a` + `b` = `a.b`, `a` + `[0].b` = `a[0].b`.
+pub fn join_path(prefix: &str, rest: &str) -> String {
+    if prefix.is_empty() {
+        rest.to_string()
+    } else if rest.is_empty() {
+        prefix.to_string()
+    } else if rest.starts_with('[') {
+        format!("{prefix}{rest}")
+    } else {
+        format!("{prefix}.{rest}")
+    }
+}
+
+/// True when any of the diagnostics is an error.
+pub fn has_errors(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(Diagnostic::is_error)
+}
+
+/// Formats a number for a message: integers without a fraction, others as Rust prints them.
+pub fn num(x: f64) -> String {
+    if x.is_finite() && x == x.trunc() && x.abs() < 1e15 {
+        format!("{}", x as i64)
+    } else {
+        format!("{x}")
+    }
+}

@@ -1,0 +1,229 @@
+//! The filter scheduler (SPEC 4): filter every host, normalise each weigher over the candidates,
+//! rank by total (stable), and take the best or draw among the best `subsetSize`.
+//!
+//! The decision path allocates nothing per call (buffers live in [`Scratch`]) and does not sort
+//! when `subsetSize` is 1: a running best gives the stable ranking's first host. [`explain`]
+//! re-reads what [`select`] left in the scratch space, so the explanation is the decision's own.
+
+use super::draw::{draw_index, Draw};
+use super::explain::{self, HostRow, Placement, Score, WeigherRange};
+use super::filter;
+use super::host::{Demand, HostState};
+use super::weigher::{contribution, rank_key, raw};
+use crate::policy::Policy;
+use rand::Rng as RngCore;
+
+/// Reusable buffers of the filter scheduler.
+#[derive(Debug, Default, Clone)]
+pub struct Scratch {
+    candidates: Vec<u32>,
+    mins: Vec<f64>,
+    maxs: Vec<f64>,
+    totals: Vec<f64>,
+    order: Vec<u32>,
+}
+
+/// The outcome of a placement decision.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Choice {
+    /// Index of the chosen host, `None` when no host passes the filters.
+    pub host: Option<usize>,
+    pub draw: Option<Draw>,
+}
+
+/// Chooses a host for `d` among `hosts` under `policy`'s filters, weighers and `subsetSize`.
+pub fn select<R: RngCore + ?Sized>(
+    policy: &Policy,
+    hosts: &[HostState],
+    d: &Demand,
+    rng: &mut R,
+    s: &mut Scratch,
+) -> Choice {
+    let weighers = &policy.weighers;
+    s.candidates.clear();
+    s.mins.clear();
+    s.maxs.clear();
+    s.mins.resize(weighers.len(), f64::INFINITY);
+    s.maxs.resize(weighers.len(), f64::NEG_INFINITY);
+    for (i, h) in hosts.iter().enumerate() {
+        if filter::first_failing(&policy.filters, h, d).is_none() {
+            s.candidates.push(i as u32);
+            for (w, weigher) in weighers.iter().enumerate() {
+                let r = raw(weigher.kind, h);
+                if r < s.mins[w] {
+                    s.mins[w] = r;
+                }
+                if r > s.maxs[w] {
+                    s.maxs[w] = r;
+                }
+            }
+        }
+    }
+    let n = s.candidates.len();
+    if n == 0 {
+        return Choice {
+            host: None,
+            draw: None,
+        };
+    }
+    let k = (policy.subset_size as usize).min(n);
+    if weighers.is_empty() {
+        if k == 1 {
+            return Choice {
+                host: Some(s.candidates[0] as usize),
+                draw: None,
+            };
+        }
+        let draw = draw_index(rng, k as u64);
+        let host = s.candidates[draw.index as usize] as usize;
+        return Choice {
+            host: Some(host),
+            draw: Some(draw),
+        };
+    }
+    if k == 1 {
+        let mut best = s.candidates[0];
+        let mut best_key = f64::NEG_INFINITY;
+        let mut first = true;
+        for &c in &s.candidates {
+            let key = rank_key(total(policy, &hosts[c as usize], &s.mins, &s.maxs));
+            if first || key > best_key {
+                best = c;
+                best_key = key;
+                first = false;
+            }
+        }
+        return Choice {
+            host: Some(best as usize),
+            draw: None,
+        };
+    }
+    rank_candidates(policy, hosts, s);
+    let draw = draw_index(rng, k as u64);
+    let host = s.candidates[s.order[draw.index as usize] as usize] as usize;
+    Choice {
+        host: Some(host),
+        draw: Some(draw),
+    }
+}
+
+/// A candidate's total: 0.0 plus each weigher's contribution, in weigher order.
+#[inline]
+fn total(policy: &Policy, h: &HostState, mins: &[f64], maxs: &[f64]) -> f64 {
+    let mut t = 0.0;
+    for (w, weigher) in policy.weighers.iter().enumerate() {
+        t += contribution(weigher.multiplier, raw(weigher.kind, h), mins[w], maxs[w]);
+    }
+    t
+}
+
+/// Fills `s.totals` and `s.order` (positions into `s.candidates`, best first, ties in topology
+/// order).
+fn rank_candidates(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
+    s.totals.clear();
+    for &c in &s.candidates {
+        s.totals
+            .push(total(policy, &hosts[c as usize], &s.mins, &s.maxs));
+    }
+    s.order.clear();
+    s.order.extend(0..s.candidates.len() as u32);
+    let totals = &s.totals;
+    s.order.sort_by(|&a, &b| {
+        rank_key(totals[b as usize])
+            .partial_cmp(&rank_key(totals[a as usize]))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+}
+
+/// The explanation of the decision that [`select`] just made with the same arguments: every
+/// host's filter verdict, every candidate's scores, total and rank.
+pub fn explain(
+    policy: &Policy,
+    hosts: &[HostState],
+    names: &[String],
+    d: &Demand,
+    choice: &Choice,
+    s: &mut Scratch,
+) -> Placement {
+    rank_candidates(policy, hosts, s);
+    let mut rank_of = vec![None; hosts.len()];
+    for (r, &pos) in s.order.iter().enumerate() {
+        rank_of[s.candidates[pos as usize] as usize] = Some(r + 1);
+    }
+    let rows: Vec<HostRow> = hosts
+        .iter()
+        .enumerate()
+        .map(
+            |(i, h)| match filter::first_failing(&policy.filters, h, d) {
+                Some(f) => HostRow {
+                    name: names[i].clone(),
+                    passed: false,
+                    rejected_by: Some(policy.filters[f].name()),
+                    reason: Some(filter::reason(&policy.filters[f], h, d)),
+                    scores: vec![],
+                    total: None,
+                    rank: None,
+                    bucket: None,
+                },
+                None => {
+                    let scores = policy
+                        .weighers
+                        .iter()
+                        .enumerate()
+                        .map(|(w, weigher)| {
+                            let r = raw(weigher.kind, h);
+                            let (min, max) = (s.mins[w], s.maxs[w]);
+                            Score {
+                                weigher: weigher.kind.name(),
+                                raw: r,
+                                normalized: if max == min {
+                                    0.0
+                                } else {
+                                    (r - min) / (max - min)
+                                },
+                                multiplier: weigher.multiplier,
+                                contribution: contribution(weigher.multiplier, r, min, max),
+                            }
+                        })
+                        .collect();
+                    HostRow {
+                        name: names[i].clone(),
+                        passed: true,
+                        rejected_by: None,
+                        reason: None,
+                        scores,
+                        total: Some(total(policy, h, &s.mins, &s.maxs)),
+                        rank: rank_of[i],
+                        bucket: None,
+                    }
+                }
+            },
+        )
+        .collect();
+    let weighers = policy
+        .weighers
+        .iter()
+        .enumerate()
+        .map(|(w, weigher)| {
+            let has = !s.candidates.is_empty();
+            WeigherRange {
+                weigher: weigher.kind.name(),
+                multiplier: weigher.multiplier,
+                min: has.then(|| s.mins[w]),
+                max: has.then(|| s.maxs[w]),
+                active: has && s.mins[w] != s.maxs[w],
+            }
+        })
+        .collect();
+    let chosen = choice.host.map(|i| names[i].clone());
+    Placement {
+        scheduler: "filter",
+        summary: explain::summary(&rows, chosen.as_deref()),
+        hosts: rows,
+        weighers,
+        candidates: s.candidates.len(),
+        subset: (policy.subset_size as usize).min(s.candidates.len()),
+        draw: choice.draw.clone(),
+        chosen,
+    }
+}

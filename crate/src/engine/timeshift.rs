@@ -1,0 +1,269 @@
+//! Carbon-aware time-shifting (SPEC 7): the low-carbon regime, the deferral test and the task
+//! stopper's verdict. These functions see only intensities and times; the simulator decides when
+//! they are evaluated (at the start of carbon samples) and what they apply to.
+
+use crate::policy::{TaskStopper, Timeshift};
+use serde::Serialize;
+
+/// A task is short when its original duration is under two hours.
+pub const SHORT_TASK_MS: i64 = 2 * 3600 * 1000;
+
+/// What the current intensity was judged against.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase", tag = "kind")]
+pub enum Basis {
+    /// Quantiles of the next `samples` forecast values.
+    Forecast { samples: usize },
+    /// The mean of the last `samples` values of this run.
+    WindowMean { samples: usize },
+}
+
+/// The low-carbon regime at one carbon sample (SPEC 7.1).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Regime {
+    /// The intensity of the sample in force, gCO2/kWh.
+    pub current: f64,
+    pub low_short: bool,
+    pub low_long: bool,
+    /// The intensity short tasks wait to get below.
+    pub reference_short: f64,
+    /// The intensity long tasks wait to get below.
+    pub reference_long: f64,
+    pub basis: Basis,
+}
+
+/// `F[min(round(n * q), n - 1)]` of `sorted` ascending values (round half up).
+pub fn quantile(sorted: &[f64], q: f64) -> f64 {
+    let n = sorted.len();
+    let i = libm::floor(n as f64 * q + 0.5) as usize;
+    sorted[i.min(n - 1)]
+}
+
+/// The forecast values sorted ascending: the next `size` of `upcoming`, or `[current]` when none
+/// remain.
+fn forecast_sorted(current: f64, upcoming: &[f64], size: u32) -> Vec<f64> {
+    let mut f: Vec<f64> = upcoming.iter().take(size as usize).copied().collect();
+    if f.is_empty() {
+        f.push(current);
+    }
+    f.sort_by(f64::total_cmp);
+    f
+}
+
+/// Mean of the last `size` values of `history` (the current one last), summed oldest first.
+fn window_mean(history: &[f64], size: u32) -> (f64, usize) {
+    let start = history.len().saturating_sub(size as usize);
+    let window = &history[start..];
+    let mut sum = 0.0;
+    for v in window {
+        sum += v;
+    }
+    (sum / window.len().max(1) as f64, window.len())
+}
+
+/// The regime for the current intensity. `upcoming` are the values of the samples after the
+/// current one, in time order; `history` the values evaluated so far in this run, the current
+/// one last.
+pub fn evaluate(ts: &Timeshift, current: f64, upcoming: &[f64], history: &[f64]) -> Regime {
+    if ts.forecast {
+        let f = forecast_sorted(current, upcoming, ts.forecast_size);
+        let short = quantile(&f, ts.short_forecast_threshold);
+        let long = quantile(&f, ts.long_forecast_threshold);
+        Regime {
+            current,
+            low_short: current < short,
+            low_long: current < long,
+            reference_short: short,
+            reference_long: long,
+            basis: Basis::Forecast { samples: f.len() },
+        }
+    } else {
+        let (mean, samples) = window_mean(history, ts.window_size);
+        Regime {
+            current,
+            low_short: current < mean,
+            low_long: current < mean,
+            reference_short: mean,
+            reference_long: mean,
+            basis: Basis::WindowMean { samples },
+        }
+    }
+}
+
+/// The task stopper's verdict at one carbon sample (SPEC 7.4).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct StopperVerdict {
+    pub high: bool,
+    pub current: f64,
+    pub reference: f64,
+    pub basis: Basis,
+}
+
+/// Whether the intensity is high enough to pause running deferrable tasks.
+pub fn stopper(
+    st: &TaskStopper,
+    current: f64,
+    upcoming: &[f64],
+    history: &[f64],
+) -> StopperVerdict {
+    let (reference, basis) = if st.forecast {
+        let f = forecast_sorted(current, upcoming, st.forecast_size);
+        (
+            quantile(&f, st.forecast_threshold),
+            Basis::Forecast { samples: f.len() },
+        )
+    } else {
+        let (mean, samples) = window_mean(history, st.window_size);
+        (mean, Basis::WindowMean { samples })
+    };
+    StopperVerdict {
+        high: current > reference,
+        current,
+        reference,
+        basis,
+    }
+}
+
+/// The deferral test of one task at one cycle (SPEC 7.2), with its numbers.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Deferral {
+    pub deferred: bool,
+    /// `short` (< 2 h) or `long`.
+    pub task_length: &'static str,
+    /// `low`, `high`, or `none` before the first carbon sample is evaluated.
+    pub regime: &'static str,
+    pub current_intensity: Option<f64>,
+    /// The intensity this task's regime compares against.
+    pub reference_intensity: Option<f64>,
+    pub basis: Option<Basis>,
+    pub now_ms: i64,
+    pub remaining_ms: i64,
+    pub deadline_ms: Option<i64>,
+    /// `deadline - (now + remaining)`: how long the task could still wait.
+    pub slack_ms: Option<i64>,
+    pub reason: String,
+}
+
+/// Decides whether a task is deferred at `now`. `duration_ms` is its original duration (for
+/// short/long), `remaining_ms` its remaining work.
+pub fn deferral(
+    regime: Option<&Regime>,
+    now: i64,
+    duration_ms: i64,
+    remaining_ms: i64,
+    deferrable: bool,
+    deadline_ms: Option<i64>,
+) -> Deferral {
+    let short = duration_ms < SHORT_TASK_MS;
+    let low = regime.is_some_and(|r| if short { r.low_short } else { r.low_long });
+    let slack = deadline_ms.map(|d| d.saturating_sub(now.saturating_add(remaining_ms)));
+    let (deferred, reason) = if !deferrable {
+        (false, "not deferrable".to_string())
+    } else if deadline_ms.is_none() {
+        (
+            false,
+            "deferrable but without a deadline: never deferred".to_string(),
+        )
+    } else if low {
+        (false, "carbon intensity is low: runs now".to_string())
+    } else if slack.is_some_and(|s| s > 0) {
+        let why = if regime.is_none() {
+            "no carbon sample evaluated yet"
+        } else {
+            "carbon intensity is not low"
+        };
+        (
+            true,
+            format!("{why}: deferred, can still wait {} ms", slack.unwrap_or(0)),
+        )
+    } else {
+        (
+            false,
+            "carbon intensity is not low, but waiting longer would miss the deadline".to_string(),
+        )
+    };
+    Deferral {
+        deferred,
+        task_length: if short { "short" } else { "long" },
+        regime: match regime {
+            None => "none",
+            Some(_) if low => "low",
+            Some(_) => "high",
+        },
+        current_intensity: regime.map(|r| r.current),
+        reference_intensity: regime.map(|r| {
+            if short {
+                r.reference_short
+            } else {
+                r.reference_long
+            }
+        }),
+        basis: regime.map(|r| r.basis),
+        now_ms: now,
+        remaining_ms,
+        deadline_ms,
+        slack_ms: slack,
+        reason,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::prefab::TIMESHIFT_DEFAULTS;
+
+    #[test]
+    fn quantile_rounds_half_up_without_interpolation() {
+        let f: Vec<f64> = (0..24).map(|i| i as f64).collect();
+        assert_eq!(quantile(&f, 0.2), 5.0); // 24 * 0.2 = 4.8 -> 5
+        assert_eq!(quantile(&f, 0.35), 8.0); // 8.4 -> 8
+        assert_eq!(quantile(&[1.0, 2.0], 0.25), 2.0); // 0.5 -> 1
+        assert_eq!(quantile(&[1.0, 2.0], 1.0), 2.0); // clamped to n - 1
+    }
+
+    #[test]
+    fn forecast_regime_compares_with_quantiles_of_the_next_samples() {
+        let upcoming: Vec<f64> = (1..=30).map(|i| i as f64 * 10.0).collect();
+        // F = 10..240 (24 values); short ref F[5] = 60, long ref F[8] = 90.
+        let r = evaluate(&TIMESHIFT_DEFAULTS, 70.0, &upcoming, &[]);
+        assert_eq!((r.reference_short, r.reference_long), (60.0, 90.0));
+        assert!(!r.low_short && r.low_long);
+        // At the end of the trace F = [v]: never strictly below itself.
+        let r = evaluate(&TIMESHIFT_DEFAULTS, 70.0, &[], &[]);
+        assert!(!r.low_short && !r.low_long);
+    }
+
+    #[test]
+    fn window_regime_uses_the_mean_of_the_last_values() {
+        let ts = Timeshift {
+            forecast: false,
+            window_size: 2,
+            ..TIMESHIFT_DEFAULTS
+        };
+        let r = evaluate(&ts, 200.0, &[], &[50.0, 100.0, 200.0]);
+        assert_eq!(r.reference_short, 150.0);
+        assert!(!r.low_short);
+        let r = evaluate(&ts, 100.0, &[], &[300.0, 100.0]);
+        assert!(r.low_short && r.low_long);
+    }
+
+    #[test]
+    fn deferral_needs_a_deadline_a_high_regime_and_slack() {
+        let ts = Timeshift {
+            forecast: false,
+            window_size: 2,
+            ..TIMESHIFT_DEFAULTS
+        };
+        let high = evaluate(&ts, 200.0, &[], &[100.0, 200.0]);
+        let d = deferral(Some(&high), 10, 10, 10, true, Some(50));
+        assert!(d.deferred);
+        assert_eq!(d.slack_ms, Some(30));
+        assert!(!deferral(Some(&high), 10, 10, 10, true, Some(20)).deferred);
+        assert!(!deferral(Some(&high), 10, 10, 10, false, Some(50)).deferred);
+        assert!(!deferral(Some(&high), 10, 10, 10, true, None).deferred);
+        assert!(deferral(None, 10, 10, 10, true, Some(50)).deferred);
+    }
+}

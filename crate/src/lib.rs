@@ -1,0 +1,15 @@
+//! policy-playground: OpenDC's task allocation policies (filters, weighers, prefabs, carbon-aware
+//! time-shifting and the task stopper) and a small discrete-event simulator, compiled for the host
+//! and for WebAssembly.
+//!
+//! Data flows one way: text -> [`policy`] (the policy language) -> [`engine`] (decisions) ->
+//! `sim` (a whole run) -> result -> views. [`api`] is the JSON contract that the CLI and the wasm
+//! facade share; neither knows a JSON shape of its own.
+
+pub mod api;
+pub mod case;
+pub mod diag;
+pub mod engine;
+pub mod json;
+pub mod model;
+pub mod policy;

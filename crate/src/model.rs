@@ -1,0 +1,227 @@
+//! The data a simulation runs on, as the input readers produce it: a topology of hosts, a workload
+//! of tasks with their fragments, and a carbon-intensity trace.
+//!
+//! These are plain values with no behaviour beyond small derived quantities: readers (`input`)
+//! build them, the engine and simulator read them. Times here are absolute (ms since the Unix
+//! epoch, UTC); the simulator shifts them so that simulation time 0 is the first submission.
+
+use crate::diag::Diagnostic;
+
+/// A datacenter: clusters of host groups, expanded to hosts in topology order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Topology {
+    pub clusters: Vec<ClusterSpec>,
+    /// The carbon trace the topology refers to (legacy `powerSource.carbonTracePath` or SDK
+    /// `powerSource.carbon.name`), exactly as written in the file.
+    pub carbon_ref: Option<String>,
+    /// What was read but is not modelled (batteries, GPU power, ...), one warning each.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// A cluster: a name and its host groups, in file order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ClusterSpec {
+    pub name: String,
+    pub groups: Vec<HostGroup>,
+}
+
+/// `count` identical hosts, as one entry of a cluster's `hosts` list describes them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostGroup {
+    /// The entry's `name`; the hosts are named from it (see [`Topology::hosts`]).
+    pub name: String,
+    pub count: u32,
+    /// Cores of the host: cpu count x cores per cpu.
+    pub cores: u32,
+    pub core_speed_mhz: f64,
+    pub memory_mib: i64,
+    /// The host's GPUs, each with its core count and speed.
+    pub gpus: Vec<GpuSpec>,
+    pub power: PowerModel,
+}
+
+/// One GPU of a host.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct GpuSpec {
+    pub cores: u32,
+    pub core_speed_mhz: f64,
+}
+
+/// OpenDC's CPU power models (idle and max in W), SPEC 6.5.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PowerModel {
+    Constant {
+        power: f64,
+    },
+    Linear {
+        idle: f64,
+        max: f64,
+    },
+    Sqrt {
+        idle: f64,
+        max: f64,
+    },
+    Square {
+        idle: f64,
+        max: f64,
+    },
+    Cubic {
+        idle: f64,
+        max: f64,
+    },
+    /// `idle + (max - idle) * (2u - u^calibration)`.
+    Mse {
+        idle: f64,
+        max: f64,
+        calibration: f64,
+    },
+    /// `idle + (max - idle) / 2 * (1 + x - exp(-x / asym_util))` with `x = u` or, with DVFS, `u^3`.
+    Asymptotic {
+        idle: f64,
+        max: f64,
+        asym_util: f64,
+        dvfs: bool,
+    },
+}
+
+impl Default for PowerModel {
+    /// OpenDC's default for a host without a model: linear, idle 200 W, max 400 W.
+    fn default() -> Self {
+        PowerModel::Linear {
+            idle: 200.0,
+            max: 400.0,
+        }
+    }
+}
+
+/// A host of the expanded topology: its static description and where it came from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HostSpec {
+    pub name: String,
+    /// Index into [`Topology::clusters`].
+    pub cluster: u32,
+    /// Index of the host group within its cluster.
+    pub group: u32,
+    pub cores: u32,
+    pub core_speed_mhz: f64,
+    pub memory_mib: i64,
+    pub gpus: Vec<GpuSpec>,
+    pub power: PowerModel,
+}
+
+impl HostSpec {
+    /// Total CPU capacity in MHz: cores x core speed.
+    pub fn cpu_capacity_mhz(&self) -> f64 {
+        self.cores as f64 * self.core_speed_mhz
+    }
+
+    /// Sum of the cores over the host's GPUs.
+    pub fn gpu_cores(&self) -> u32 {
+        self.gpus.iter().map(|g| g.cores).sum()
+    }
+}
+
+impl Topology {
+    /// The hosts in topology order. A name is used as given the first time it appears; repeats
+    /// are named `name-0`, `name-1`, ... with one counter per name across the whole topology.
+    pub fn hosts(&self) -> Vec<HostSpec> {
+        let mut seen: std::collections::BTreeMap<&str, u32> = std::collections::BTreeMap::new();
+        let mut hosts = Vec::new();
+        for (c, cluster) in self.clusters.iter().enumerate() {
+            for (g, group) in cluster.groups.iter().enumerate() {
+                for _ in 0..group.count {
+                    let name = match seen.get_mut(group.name.as_str()) {
+                        None => {
+                            seen.insert(&group.name, 0);
+                            group.name.clone()
+                        }
+                        Some(n) => {
+                            let name = format!("{}-{}", group.name, n);
+                            *n += 1;
+                            name
+                        }
+                    };
+                    hosts.push(HostSpec {
+                        name,
+                        cluster: c as u32,
+                        group: g as u32,
+                        cores: group.cores,
+                        core_speed_mhz: group.core_speed_mhz,
+                        memory_mib: group.memory_mib,
+                        gpus: group.gpus.clone(),
+                        power: group.power,
+                    });
+                }
+            }
+        }
+        hosts
+    }
+
+    /// Number of hosts after expansion.
+    pub fn host_count(&self) -> u64 {
+        self.clusters
+            .iter()
+            .flat_map(|c| c.groups.iter())
+            .map(|g| g.count as u64)
+            .sum()
+    }
+}
+
+/// A workload: tasks in input order, with the fragments of all tasks stored flat.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Workload {
+    pub tasks: Vec<TaskSpec>,
+    /// Duration of each fragment, ms; task `t` owns `t.fragments` of this and the next array.
+    pub fragment_duration_ms: Vec<i64>,
+    /// CPU usage of each fragment, MHz (total over the task's cores).
+    pub fragment_cpu_usage_mhz: Vec<f64>,
+    /// Input tasks left out (for example parquet tasks without fragments).
+    pub dropped: u64,
+    /// What was dropped, not modelled or inconsistent, one warning each.
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// One task of a workload.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskSpec {
+    /// The task's id as in the input (an integer id is written in decimal).
+    pub id: String,
+    /// A display name; the id when the input has none.
+    pub name: String,
+    /// Submission, absolute ms.
+    pub submission_ms: i64,
+    /// The task's one duration, ms: the sum of its fragments when it has some (SPEC 6.4).
+    pub duration_ms: i64,
+    pub cpu_count: u32,
+    /// Total over its cores, MHz.
+    pub cpu_capacity_mhz: f64,
+    pub memory_mib: i64,
+    pub gpu_count: u32,
+    pub gpu_capacity_mhz: f64,
+    pub deferrable: bool,
+    /// Absolute ms; `None` when the task has no deadline.
+    pub deadline_ms: Option<i64>,
+    /// Range into the workload's flat fragment arrays; empty when the task has no fragments.
+    pub fragments: std::ops::Range<u32>,
+}
+
+/// A carbon-intensity trace: a step function over absolute time (SPEC 6.5).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct CarbonTrace {
+    /// Sample starts, absolute ms, strictly increasing.
+    pub timestamps_ms: Vec<i64>,
+    /// gCO2/kWh, finite and >= 0, one per sample.
+    pub intensity: Vec<f64>,
+}
+
+impl CarbonTrace {
+    /// Number of samples.
+    pub fn len(&self) -> usize {
+        self.timestamps_ms.len()
+    }
+
+    /// True for a trace without samples.
+    pub fn is_empty(&self) -> bool {
+        self.timestamps_ms.is_empty()
+    }
+}
