@@ -13,3 +13,4 @@ pub mod engine;
 pub mod json;
 pub mod model;
 pub mod policy;
+pub mod sim;

@@ -8,6 +8,7 @@ pub mod filter;
 pub mod host;
 pub mod memorizing;
 pub mod rank;
+pub mod scheduler;
 pub mod timeshift;
 pub mod weigher;
 

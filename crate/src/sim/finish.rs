@@ -1,0 +1,179 @@
+//! Turning a finished run into its result: per-task and per-host records and the metrics of
+//! SPEC 6.6 (energy and carbon as exact integrals, split into idle and dynamic parts).
+
+use super::digest;
+use super::result::{Digests, HostRecord, Metrics, Provenance, SimResult, TaskRecord};
+use super::run::{Simulation, State};
+use crate::diag::Diagnostic;
+
+/// The result of a finished simulation.
+pub(super) fn result(mut sim: Simulation) -> SimResult {
+    let end = sim.end;
+    for h in 0..sim.rt.len() {
+        sim.integrate(h, end);
+    }
+    let workload = sim.scenario.workload;
+    let has_carbon = sim.carbon.is_some();
+    let carbon_to_end = sim.carbon.as_ref().map_or(0.0, |c| c.integral_to(end));
+
+    let mut tasks = Vec::with_capacity(sim.tasks.len());
+    let mut waits: Vec<i64> = Vec::new();
+    let (mut completed, mut terminated, mut deferred, mut paused, mut misses) = (0, 0, 0, 0, 0);
+    let mut deferral_ms = 0;
+    for (i, t) in sim.tasks.iter().enumerate() {
+        let spec = &workload.tasks[t.spec as usize];
+        let state = match t.state {
+            State::Completed => "completed",
+            _ => "terminated",
+        };
+        let wait = match t.state {
+            State::Completed => t.first_start.map(|s| s - t.submit),
+            _ => None,
+        };
+        if t.state == State::Completed {
+            completed += 1;
+            waits.extend(wait);
+            if t.deadline.is_some_and(|d| t.finish.unwrap_or(0) > d) {
+                misses += 1;
+            }
+        } else {
+            terminated += 1;
+        }
+        if !t.deferrals.is_empty() {
+            deferred += 1;
+        }
+        deferral_ms += t.deferrals.iter().map(|s| s.to_ms - s.from_ms).sum::<i64>();
+        if !t.pauses.is_empty() {
+            paused += 1;
+        }
+        tasks.push(TaskRecord {
+            id: spec.id.clone(),
+            name: spec.name.clone(),
+            host: t.host.map(|h| sim.names[h as usize].clone()),
+            submit_ms: t.submit,
+            start_ms: t.first_start,
+            finish_ms: t.finish.unwrap_or(end),
+            state,
+            wait_ms: wait,
+            deferrals: t.deferrals.clone(),
+            pauses: t.pauses.clone(),
+            runs: sim.run_spans(i),
+            deadline_ms: t.deadline,
+            duration_ms: t.duration,
+            cpu_count: t.demand.cpu_count,
+            memory_mib: t.demand.memory,
+            reason: t.reason.clone(),
+        });
+    }
+    waits.sort_unstable();
+    let mean_wait = (!waits.is_empty())
+        .then(|| waits.iter().map(|&w| w as f64).sum::<f64>() / waits.len() as f64);
+    let p95 = (!waits.is_empty()).then(|| waits[(95 * waits.len()).div_ceil(100) - 1]);
+
+    let mut hosts = Vec::with_capacity(sim.rt.len());
+    let (mut idle_e, mut dyn_e, mut idle_c, mut dyn_c, mut util) = (0.0, 0.0, 0.0, 0.0, 0.0);
+    for (h, rt) in sim.rt.iter().enumerate() {
+        let idle_energy = rt.idle * end as f64 / 1000.0;
+        let idle_carbon = rt.idle * carbon_to_end / 3.6e9;
+        idle_e += idle_energy;
+        dyn_e += rt.dynamic_energy;
+        idle_c += idle_carbon;
+        dyn_c += rt.dynamic_carbon;
+        util += rt.utilization_ms;
+        let spec = &sim.specs[h];
+        hosts.push(HostRecord {
+            name: sim.names[h].clone(),
+            cluster: sim.scenario.topology.clusters[spec.cluster as usize]
+                .name
+                .clone(),
+            cores: spec.cores,
+            memory: spec.memory_mib,
+            busy_ms: rt.busy_ms,
+            energy_j: idle_energy + rt.dynamic_energy,
+            idle_energy_j: idle_energy,
+            dynamic_energy_j: rt.dynamic_energy,
+            carbon_g: has_carbon.then_some(idle_carbon + rt.dynamic_carbon),
+            tasks_run: rt.tasks_run,
+        });
+    }
+    let host_time = sim.rt.len() as f64 * end as f64;
+    let metrics = Metrics {
+        tasks_total: sim.tasks.len() as u64,
+        tasks_completed: completed,
+        tasks_terminated: terminated,
+        tasks_dropped: workload.dropped,
+        makespan_ms: end,
+        mean_wait_ms: mean_wait,
+        p95_wait_ms: p95,
+        deferred_tasks: deferred,
+        deferral_ms,
+        paused_tasks: paused,
+        deadline_misses: misses,
+        mean_utilization: if host_time > 0.0 {
+            util / host_time
+        } else {
+            0.0
+        },
+        energy_j: idle_e + dyn_e,
+        idle_energy_j: idle_e,
+        dynamic_energy_j: dyn_e,
+        carbon_g: has_carbon.then_some(idle_c + dyn_c),
+        idle_carbon_g: has_carbon.then_some(idle_c),
+        dynamic_carbon_g: has_carbon.then_some(dyn_c),
+    };
+
+    let mut warnings: Vec<Diagnostic> = workload.warnings.clone();
+    warnings.extend(sim.scenario.topology.warnings.iter().cloned());
+    warnings.append(&mut sim.warnings);
+    let mut carbon_points = Vec::new();
+    if let Some(c) = &sim.carbon {
+        let first = c.first_index();
+        carbon_points.push((0, c.value(first)));
+        for i in first + 1..c.len() {
+            if c.start(i) > end {
+                break;
+            }
+            carbon_points.push((c.start(i), c.value(i)));
+        }
+        if c.last_start() < end && c.len() > 1 && end > 0 {
+            warnings.push(Diagnostic::warning(
+                "carbon",
+                "the carbon trace ends before the run does: its last value is held to the end",
+            ));
+        }
+        if c.start(first) > 0 {
+            warnings.push(Diagnostic::warning(
+                "carbon",
+                "the carbon trace starts after the first submission: its first value is held before it",
+            ));
+        }
+    }
+    if sim.scenario.policy.timeshift.is_some() && sim.carbon.is_none() {
+        warnings.push(Diagnostic::warning(
+            "policy",
+            "a timeshift policy without a carbon trace: nothing is ever low-carbon, so deferrable tasks wait until their latest start",
+        ));
+    }
+    let series = sim.series.finish(end, carbon_points);
+    let s = &sim.scenario;
+    SimResult {
+        metrics,
+        tasks,
+        hosts,
+        series,
+        warnings,
+        start_epoch_ms: sim.start_epoch,
+        provenance: Provenance {
+            program: "policy-playground".into(),
+            version: env!("CARGO_PKG_VERSION").into(),
+            seed: s.seed,
+            quantum_ms: s.quantum_ms,
+            digests: Digests {
+                topology: digest::topology(s.topology),
+                workload: digest::workload(s.workload),
+                carbon: s.carbon.map(digest::carbon),
+                policy: digest::policy(s.policy),
+            },
+        },
+    }
+}

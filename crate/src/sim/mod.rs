@@ -1,0 +1,63 @@
+//! The simulator: replays a workload on a topology under a policy (SPEC 6 and 7).
+//!
+//! [`Scenario`] borrows the inputs (so that a re-run after a policy edit re-reads nothing),
+//! [`Options`] say what to record, and [`simulate`] runs to the end. [`Simulation`] can also be
+//! stepped, for progress and cancellation.
+
+pub mod carbon;
+pub mod digest;
+pub mod explain;
+mod finish;
+pub mod power;
+pub mod result;
+mod run;
+pub mod series;
+
+pub use explain::TaskExplanation;
+pub use result::SimResult;
+pub use run::Simulation;
+
+use crate::model::{CarbonTrace, Topology, Workload};
+use crate::policy::Policy;
+
+/// The default scheduling quantum, ms.
+pub const DEFAULT_QUANTUM_MS: i64 = 1000;
+
+/// Everything a run is a function of (SPEC 8).
+#[derive(Debug, Clone, Copy)]
+pub struct Scenario<'a> {
+    pub topology: &'a Topology,
+    pub workload: &'a Workload,
+    pub carbon: Option<&'a CarbonTrace>,
+    pub policy: &'a Policy,
+    pub seed: u64,
+    /// Scheduling cycles fall on multiples of this, ms (>= 1).
+    pub quantum_ms: i64,
+}
+
+/// What a run records, and its limits.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Power is averaged over windows of this many ms in the series (0: exact change points).
+    pub series_resolution_ms: i64,
+    /// Record every decision about the task with this id.
+    pub explain_task: Option<String>,
+    /// Simulated time past which the run stops and the tasks left are terminated.
+    pub max_time_ms: i64,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            series_resolution_ms: 60_000,
+            explain_task: None,
+            // Ten years of simulated time.
+            max_time_ms: 10 * 366 * 24 * 3600 * 1000,
+        }
+    }
+}
+
+/// Runs a scenario to the end.
+pub fn simulate(scenario: Scenario, options: Options) -> SimResult {
+    Simulation::new(scenario, options).run()
+}

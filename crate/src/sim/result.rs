@@ -1,0 +1,151 @@
+//! The result of a run (SPEC 6.6): metrics, per-task and per-host records, series at their change
+//! points, warnings and provenance. Field names are stable: the page, the CLI's `--json` and
+//! saved results all read them. Times are simulation ms unless the name says otherwise.
+
+use crate::diag::Diagnostic;
+use serde::Serialize;
+
+/// Everything a run produced.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SimResult {
+    pub metrics: Metrics,
+    pub tasks: Vec<TaskRecord>,
+    pub hosts: Vec<HostRecord>,
+    pub series: Series,
+    pub warnings: Vec<Diagnostic>,
+    /// Absolute time (ms since the Unix epoch) of simulation time 0: the first submission.
+    pub start_epoch_ms: i64,
+    pub provenance: Provenance,
+}
+
+/// The run's figures (SPEC 6.6).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Metrics {
+    pub tasks_total: u64,
+    pub tasks_completed: u64,
+    pub tasks_terminated: u64,
+    pub tasks_dropped: u64,
+    pub makespan_ms: i64,
+    pub mean_wait_ms: Option<f64>,
+    pub p95_wait_ms: Option<i64>,
+    pub deferred_tasks: u64,
+    pub deferral_ms: i64,
+    pub paused_tasks: u64,
+    pub deadline_misses: u64,
+    pub mean_utilization: f64,
+    pub energy_j: f64,
+    pub idle_energy_j: f64,
+    pub dynamic_energy_j: f64,
+    pub carbon_g: Option<f64>,
+    pub idle_carbon_g: Option<f64>,
+    pub dynamic_carbon_g: Option<f64>,
+}
+
+/// A span of time `[fromMs, toMs)`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Span {
+    pub from_ms: i64,
+    pub to_ms: i64,
+}
+
+/// One uninterrupted run of a task on a host.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RunSpan {
+    pub host: String,
+    pub from_ms: i64,
+    pub to_ms: i64,
+}
+
+/// What became of one task.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskRecord {
+    pub id: String,
+    pub name: String,
+    /// The host of its last run; `None` when it never started.
+    pub host: Option<String>,
+    pub submit_ms: i64,
+    pub start_ms: Option<i64>,
+    pub finish_ms: i64,
+    /// `completed` or `terminated`.
+    pub state: &'static str,
+    pub wait_ms: Option<i64>,
+    pub deferrals: Vec<Span>,
+    pub pauses: Vec<Span>,
+    pub runs: Vec<RunSpan>,
+    pub deadline_ms: Option<i64>,
+    pub duration_ms: i64,
+    pub cpu_count: u32,
+    pub memory_mib: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// What one host did.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct HostRecord {
+    pub name: String,
+    pub cluster: String,
+    pub cores: u32,
+    pub memory: i64,
+    /// Time with at least one task running.
+    pub busy_ms: i64,
+    pub energy_j: f64,
+    pub idle_energy_j: f64,
+    pub dynamic_energy_j: f64,
+    pub carbon_g: Option<f64>,
+    pub tasks_run: u64,
+}
+
+/// Step functions over simulation time, as `[timeMs, value]` change points.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Series {
+    /// The resolution power was averaged over (0: exact change points).
+    pub resolution_ms: i64,
+    pub carbon_intensity: Vec<(i64, f64)>,
+    /// Total power of all hosts, W (averaged over `resolutionMs` windows when that is > 0).
+    pub power_w: Vec<(i64, f64)>,
+    pub running_tasks: Vec<(i64, u64)>,
+    pub queued_tasks: Vec<(i64, u64)>,
+    pub deferred_tasks: Vec<(i64, u64)>,
+    /// The time-shifting regime at each carbon sample where it changed.
+    pub regime: Vec<RegimePoint>,
+}
+
+/// The regime from `timeMs` on.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RegimePoint {
+    pub time_ms: i64,
+    pub short_low: bool,
+    pub long_low: bool,
+    pub stopper_high: bool,
+}
+
+/// What the result was computed from, so that a saved result can be traced and reproduced.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provenance {
+    pub program: String,
+    pub version: String,
+    pub seed: u64,
+    pub quantum_ms: i64,
+    /// FNV-1a 64 digests (hex) of the inputs as read: topology, workload, carbon, policy.
+    pub digests: Digests,
+}
+
+/// Digests of the inputs (of their parsed content, so that the scenario path and the handle path
+/// agree).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Digests {
+    pub topology: String,
+    pub workload: String,
+    pub carbon: Option<String>,
+    pub policy: String,
+}
