@@ -10,8 +10,9 @@ pub struct CarbonClock {
     /// Sample starts, simulation ms (may be negative: before the first submission).
     starts: Vec<i64>,
     values: Vec<f64>,
-    /// `integral[i]` = integral of the intensity from time 0 to `max(starts[i], 0)`, in
-    /// gCO2/kWh x ms; samples before the one in force at 0 hold 0.
+    /// `integral[i]` = integral of the intensity from time 0 to the start of sample `i`, in
+    /// gCO2/kWh x ms, for the samples after the one in force at 0 (which, like those before it,
+    /// holds 0: it is in force from time 0 on).
     integral: Vec<f64>,
     /// Index of the sample in force at time 0.
     first: usize,
@@ -32,7 +33,7 @@ impl CarbonClock {
         let first = starts.partition_point(|&s| s <= 0).saturating_sub(1);
         let mut integral = vec![0.0; starts.len()];
         for i in first + 1..starts.len() {
-            let from = starts[i - 1].max(0);
+            let from = if i - 1 == first { 0 } else { starts[i - 1] };
             integral[i] = integral[i - 1] + values[i - 1] * (starts[i] - from) as f64;
         }
         Some(CarbonClock {
@@ -89,7 +90,7 @@ impl CarbonClock {
     /// Integral of the intensity from 0 to `t >= 0` (gCO2/kWh x ms).
     pub fn integral_to(&self, t: i64) -> f64 {
         let i = self.index_at(t);
-        let from = self.starts[i].max(0);
+        let from = if i == self.first { 0 } else { self.starts[i] };
         self.integral[i] + self.values[i] * (t - from) as f64
     }
 
