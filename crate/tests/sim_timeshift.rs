@@ -1,0 +1,172 @@
+//! Time-shifting in whole runs (SPEC 7): deferral while the regime is not low, the latest start,
+//! the task stopper, with carbon traces and expectations worked out by hand.
+
+use policy_playground::model::*;
+use policy_playground::policy::policy_from_text;
+use policy_playground::sim::{simulate, Options, Scenario, SimResult};
+
+const H: i64 = 3_600_000;
+const EPOCH: i64 = 1_700_000_000_000;
+
+fn topology() -> Topology {
+    Topology {
+        clusters: vec![ClusterSpec {
+            name: "C".into(),
+            groups: vec![HostGroup {
+                name: "H".into(),
+                count: 1,
+                cores: 4,
+                core_speed_mhz: 1000.0,
+                memory_mib: 1000,
+                gpus: vec![],
+                power: PowerModel::Linear {
+                    idle: 100.0,
+                    max: 200.0,
+                },
+            }],
+        }],
+        carbon_ref: None,
+        warnings: vec![],
+    }
+}
+
+/// One deferrable task without fragments: submitted at 0, `duration`, deadline `deadline`.
+fn workload(duration: i64, deadline: i64) -> Workload {
+    Workload {
+        tasks: vec![TaskSpec {
+            id: "t".into(),
+            name: "t".into(),
+            submission_ms: EPOCH,
+            duration_ms: duration,
+            cpu_count: 1,
+            cpu_capacity_mhz: 1000.0,
+            memory_mib: 10,
+            gpu_count: 0,
+            gpu_capacity_mhz: 0.0,
+            deferrable: true,
+            deadline_ms: Some(EPOCH + deadline),
+            fragments: 0..0,
+        }],
+        ..Workload::default()
+    }
+}
+
+/// Hourly samples from time 0.
+fn trace(values: &[f64]) -> CarbonTrace {
+    CarbonTrace {
+        timestamps_ms: (0..values.len() as i64).map(|i| EPOCH + i * H).collect(),
+        intensity: values.to_vec(),
+    }
+}
+
+fn run(policy: &str, w: &Workload, c: &CarbonTrace) -> SimResult {
+    let p = policy_from_text(policy).expect("valid policy").0;
+    let t = topology();
+    simulate(
+        Scenario {
+            topology: &t,
+            workload: w,
+            carbon: Some(c),
+            policy: &p,
+            seed: 0,
+            quantum_ms: 1000,
+        },
+        Options::default(),
+    )
+}
+
+const PREFAB: &str = r#"{"type": "prefab", "policyName": "Timeshift"}"#;
+
+#[test]
+fn a_single_sample_trace_is_never_low_so_the_task_starts_at_its_latest_start() {
+    // F = [v] at the end of the trace: v < v never holds. Latest start = 3 h - 1 h = 2 h.
+    let r = run(PREFAB, &workload(H, 3 * H), &trace(&[100.0]));
+    let t = &r.tasks[0];
+    assert_eq!(t.start_ms, Some(2 * H));
+    assert_eq!(t.finish_ms, 3 * H);
+    assert_eq!(t.deferrals.len(), 1);
+    assert_eq!((t.deferrals[0].from_ms, t.deferrals[0].to_ms), (0, 2 * H));
+    assert_eq!(
+        r.metrics.deadline_misses, 0,
+        "finishing exactly at the deadline meets it"
+    );
+    assert_eq!(r.metrics.deferral_ms, 2 * H);
+    assert_eq!(r.metrics.deferred_tasks, 1);
+}
+
+#[test]
+fn deferral_lasts_only_while_the_regime_is_not_low() {
+    // At 0: v = 300, F = [50, 400] -> short reference F[round(0.4)] = F[0] = 50: not low.
+    // At 1 h: v = 50, F = [400] -> reference 400: low; the sample start triggers a cycle at 1 h.
+    let r = run(
+        PREFAB,
+        &workload(H / 2, 10 * H),
+        &trace(&[300.0, 50.0, 400.0]),
+    );
+    let t = &r.tasks[0];
+    assert_eq!(t.start_ms, Some(H));
+    assert_eq!((t.deferrals[0].from_ms, t.deferrals[0].to_ms), (0, H));
+    assert_eq!(r.series.regime[0].short_low, false);
+    assert!(r
+        .series
+        .regime
+        .iter()
+        .any(|p| p.time_ms == H && p.short_low));
+    // Carbon: 100 W idle x 10.5 h ... dynamic: u = 1000 / 4000 = 0.25 -> 25 W for 0.5 h at 50 g/kWh.
+    let dynamic = r.metrics.dynamic_carbon_g.unwrap();
+    assert!(
+        (dynamic - 25.0 * 0.5 * 50.0 / 1000.0).abs() < 1e-9,
+        "{dynamic}"
+    );
+}
+
+#[test]
+fn a_task_is_not_deferred_past_its_deadline_when_a_host_is_free() {
+    // now + remaining = 1 h, not < deadline 1 h: runs at once although carbon is high.
+    let r = run(PREFAB, &workload(H, H), &trace(&[500.0, 10.0, 10.0]));
+    assert_eq!(r.tasks[0].start_ms, Some(0));
+    assert!(r.tasks[0].deferrals.is_empty());
+}
+
+#[test]
+fn the_task_stopper_pauses_and_resumes_with_progress_kept() {
+    // Window mode (2 samples). 0: [100] mean 100, not low -> deferred. 1 h: [100, 50] mean 75:
+    // low -> starts. 2 h: [50, 500] mean 275: stopper high (500 > 275) -> paused with 2 h left;
+    // not low -> deferred (2 h + 2 h < 24 h). 3 h: [500, 100] mean 300: low -> resumes, runs
+    // its remaining 2 h, finishes at 5 h.
+    let policy = r#"{"type": "timeshift", "filters": [{"type": "Compute"}], "weighers": [],
+        "forecast": false, "windowSize": 2, "memorize": false,
+        "taskStopper": {"forecast": false, "windowSize": 2}}"#;
+    let r = run(
+        policy,
+        &workload(3 * H, 24 * H),
+        &trace(&[100.0, 50.0, 500.0, 100.0, 100.0, 100.0]),
+    );
+    let t = &r.tasks[0];
+    assert_eq!(t.start_ms, Some(H));
+    assert_eq!(t.finish_ms, 5 * H);
+    assert_eq!(t.pauses.len(), 1);
+    assert_eq!((t.pauses[0].from_ms, t.pauses[0].to_ms), (2 * H, 3 * H));
+    let deferrals: Vec<(i64, i64)> = t.deferrals.iter().map(|s| (s.from_ms, s.to_ms)).collect();
+    assert_eq!(deferrals, vec![(0, H), (2 * H, 3 * H)]);
+    let runs: Vec<(i64, i64)> = t.runs.iter().map(|s| (s.from_ms, s.to_ms)).collect();
+    assert_eq!(runs, vec![(H, 2 * H), (3 * H, 5 * H)]);
+    assert_eq!(r.metrics.paused_tasks, 1);
+    assert_eq!(r.metrics.tasks_completed, 1);
+    // Energy: 5 h idle at 100 W + 3 h at 25 W dynamic (u = 0.25).
+    assert_eq!(r.metrics.idle_energy_j, 100.0 * 5.0 * 3600.0);
+    assert_eq!(r.metrics.dynamic_energy_j, 25.0 * 3.0 * 3600.0);
+    assert!(r
+        .series
+        .regime
+        .iter()
+        .any(|p| p.time_ms == 2 * H && p.stopper_high));
+}
+
+#[test]
+fn a_non_deferrable_task_is_never_deferred() {
+    let mut w = workload(H, 24 * H);
+    w.tasks[0].deferrable = false;
+    let r = run(PREFAB, &w, &trace(&[500.0, 400.0, 300.0]));
+    assert_eq!(r.tasks[0].start_ms, Some(0));
+}
