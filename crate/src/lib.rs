@@ -14,3 +14,4 @@ pub mod json;
 pub mod model;
 pub mod policy;
 pub mod sim;
+pub mod synth;
