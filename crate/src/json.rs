@@ -191,6 +191,21 @@ pub fn parse(text: &str) -> Result<Node, Diagnostic> {
     })
 }
 
+/// Parses the JSON value that occupies `text[start..end]` (a part of a larger document, found for
+/// example with serde_json's `RawValue`), keeping offsets relative to the whole `text` so that a
+/// [`LineIndex`] of `text` places its diagnostics.
+pub fn parse_within(text: &str, start: usize, end: usize) -> Result<Node, Diagnostic> {
+    let end = end.min(text.len());
+    let mut parser = Parser {
+        text: &text[..end],
+        bytes: &text.as_bytes()[..end],
+        pos: start.min(end),
+        depth: 0,
+    };
+    let result = parser.document();
+    result.map_err(|(offset, message)| LineIndex::new(text).place(Diagnostic::error("", message), offset))
+}
+
 struct Parser<'a> {
     text: &'a str,
     bytes: &'a [u8],
@@ -202,7 +217,7 @@ type Fail = (usize, String);
 
 impl Parser<'_> {
     fn document(&mut self) -> Result<Node, Fail> {
-        if self.text.starts_with('\u{feff}') {
+        if self.pos == 0 && self.text.starts_with('\u{feff}') {
             self.pos = 3;
         }
         self.skip_ws();
@@ -587,6 +602,17 @@ mod tests {
         assert!(m.contains("nesting"));
         let ok = format!("{}{}", "[".repeat(MAX_DEPTH), "]".repeat(MAX_DEPTH));
         assert!(parse(&ok).is_ok());
+    }
+
+    #[test]
+    fn parses_a_part_of_a_document_with_whole_document_offsets() {
+        let text = "{\"a\": 1,\n \"p\": {\"x\": [1, 2]}}";
+        let start = text.find("{\"x").unwrap();
+        let end = text.rfind('}').unwrap();
+        let node = parse_within(text, start, end).unwrap();
+        let members = node.as_object().unwrap();
+        assert_eq!(members[0].key_offset, start + 1);
+        assert_eq!(LineIndex::new(text).position(members[0].key_offset), (2, 8));
     }
 
     #[test]
