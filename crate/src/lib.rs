@@ -15,3 +15,5 @@ pub mod model;
 pub mod policy;
 pub mod sim;
 pub mod synth;
+#[cfg(target_arch = "wasm32")]
+pub mod wasm;
