@@ -10,6 +10,9 @@
 
 use crate::diag::Diagnostic;
 
+/// The byte order mark, skipped at the start of a document.
+const BOM: char = '\u{feff}';
+
 /// Deepest nesting of arrays and objects accepted (serde_json's default limit too).
 pub const MAX_DEPTH: usize = 128;
 
@@ -154,7 +157,12 @@ impl<'a> LineIndex<'a> {
             offset -= 1;
         }
         let line = self.starts.partition_point(|&s| s <= offset) - 1;
-        let start = self.starts[line];
+        let mut start = self.starts[line];
+        // A byte order mark is no column: editors do not show it and the browser's text
+        // decoding removes it, so line 1 starts after it.
+        if line == 0 && self.text.starts_with(BOM) && offset >= BOM.len_utf8() {
+            start = BOM.len_utf8();
+        }
         let column: usize = self.text[start..offset].chars().map(char::len_utf16).sum();
         (line as u32 + 1, column as u32 + 1)
     }
@@ -203,7 +211,9 @@ pub fn parse_within(text: &str, start: usize, end: usize) -> Result<Node, Diagno
         depth: 0,
     };
     let result = parser.document();
-    result.map_err(|(offset, message)| LineIndex::new(text).place(Diagnostic::error("", message), offset))
+    result.map_err(|(offset, message)| {
+        LineIndex::new(text).place(Diagnostic::error("", message), offset)
+    })
 }
 
 struct Parser<'a> {

@@ -223,26 +223,10 @@ impl<'a> Reader<'a> {
         } else {
             Some(None)
         };
+        self.memorize_warnings(members, path, scalars);
         let (filters, weighers, values, task_stopper) =
             (filters?, weighers?, values?, task_stopper?);
         let memorize = values.bool("memorize");
-        if memorize {
-            if let Some(node) = find(members, "weighers").filter(|_| !weighers.is_empty()) {
-                self.warning(
-                    &join_path(path, "weighers"),
-                    node.offset,
-                    "weighers are ignored by the memorizing scheduler (set `memorize: false` to rank hosts)".into(),
-                );
-            }
-            if let Some(node) = find(members, "subsetSize").filter(|_| values.int("subsetSize") > 1)
-            {
-                self.warning(
-                    &join_path(path, "subsetSize"),
-                    node.offset,
-                    "subsetSize is ignored by the memorizing scheduler".into(),
-                );
-            }
-        }
         Some(Policy {
             filters,
             weighers,
@@ -258,6 +242,46 @@ impl<'a> Reader<'a> {
                 task_stopper,
             }),
         })
+    }
+
+    /// Warns about weighers and a `subsetSize` above 1 that the memorizing scheduler ignores.
+    /// Read from the members themselves, so that the warnings are reported even when another
+    /// field of the policy is wrong (SPEC 1.1: every problem is reported).
+    fn memorize_warnings(&mut self, members: &[Member], path: &str, scalars: &[Field]) {
+        let memorize = match find(members, "memorize") {
+            Some(Node {
+                value: Value::Bool(b),
+                ..
+            }) => *b,
+            // Invalid, and reported as such: whether it memorizes is unknown.
+            Some(_) => false,
+            None => scalars
+                .iter()
+                .any(|f| f.name == "memorize" && f.default == Default::Bool(true)),
+        };
+        if !memorize {
+            return;
+        }
+        if let Some(node) = find(members, "weighers")
+            .filter(|n| matches!(&n.value, Value::Array(items) if !items.is_empty()))
+        {
+            self.warning(
+                &join_path(path, "weighers"),
+                node.offset,
+                "weighers are ignored by the memorizing scheduler (set `memorize: false` to rank hosts)".into(),
+            );
+        }
+        let subset_above_one = |n: &&Node| match &n.value {
+            Value::Number(x) => x.as_i64().is_some_and(|i| i > 1 && i <= catalog::INT_MAX),
+            _ => false,
+        };
+        if let Some(node) = find(members, "subsetSize").filter(subset_above_one) {
+            self.warning(
+                &join_path(path, "subsetSize"),
+                node.offset,
+                "subsetSize is ignored by the memorizing scheduler".into(),
+            );
+        }
     }
 
     fn task_stopper(&mut self, node: &Node, path: &str) -> Option<TaskStopper> {
