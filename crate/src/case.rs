@@ -202,9 +202,13 @@ pub fn run_text(text: &str) -> Result<Vec<CaseOutcome>, Vec<Diagnostic>> {
     }
 }
 
-/// True when the document is a single case (not an array of cases).
+/// True when the document is a single case (not an array of cases). A leading byte order mark
+/// is skipped, as the JSON reader skips it.
 pub fn is_single(text: &str) -> bool {
-    !text.trim_start().starts_with('[')
+    !text
+        .trim_start_matches('\u{feff}')
+        .trim_start()
+        .starts_with('[')
 }
 
 fn run_case(node: &Node, index: &LineIndex, path: &str) -> Result<CaseOutcome, Vec<Diagnostic>> {
