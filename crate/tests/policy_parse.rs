@@ -928,3 +928,38 @@ fn opendc_sdk_tiny_experiment_scheduler_key_is_unknown() {
         &["unknown key `scheduler`", "did you mean `policyName`?"],
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Robustness
+
+#[test]
+fn truncated_and_damaged_documents_never_panic_and_stay_inside_the_text() {
+    let text = sample("legacy/features_experiment.json");
+    let lines: Vec<&str> = text.split('\n').collect();
+    let inside = |d: &Diagnostic, t: &str| {
+        let lines: Vec<&str> = t.split('\n').collect();
+        let (l, c) = (d.line.unwrap() as usize, d.column.unwrap() as usize);
+        l >= 1 && l <= lines.len() && c >= 1 && c <= lines[l - 1].encode_utf16().count() + 1
+    };
+    assert!(lines.len() > 100);
+    let boundaries: Vec<usize> = (0..text.len())
+        .filter(|&i| text.is_char_boundary(i))
+        .collect();
+    for &i in &boundaries {
+        // Every prefix, and the text with one character removed.
+        let next = boundaries
+            .iter()
+            .copied()
+            .find(|&j| j > i)
+            .unwrap_or(text.len());
+        for damaged in [
+            text[..i].to_string(),
+            format!("{}{}", &text[..i], &text[next..]),
+        ] {
+            let checked = check_text(&damaged);
+            for d in &checked.diagnostics {
+                assert!(inside(d, &damaged), "{d:?} outside the text cut at {i}");
+            }
+        }
+    }
+}
