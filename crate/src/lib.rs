@@ -10,9 +10,12 @@ pub mod api;
 pub mod case;
 pub mod diag;
 pub mod engine;
+pub mod experiment;
+pub mod input;
 pub mod json;
 pub mod model;
 pub mod policy;
+pub mod scenario;
 pub mod sim;
 pub mod synth;
 #[cfg(target_arch = "wasm32")]

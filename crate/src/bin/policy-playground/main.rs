@@ -13,7 +13,7 @@ use std::process::ExitCode;
 #[command(
     name = "policy-playground",
     version,
-    about = "OpenDC allocation policies: check, expand and decide"
+    about = "OpenDC allocation policies: check, expand, decide and simulate"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -31,6 +31,45 @@ enum Command {
     },
     /// Print the explicit form of a policy (an array for an experiment file).
     Expand { file: PathBuf },
+    /// Simulate a workload on a topology under a policy: a scenario file, an OpenDC experiment,
+    /// or separate files.
+    Simulate {
+        /// A scenario file: {"topology", "workload", "carbon", "policy", "seed", "quantumMs"}.
+        #[arg(long)]
+        scenario: Option<PathBuf>,
+        /// An OpenDC experiment file, run as it is.
+        #[arg(long)]
+        experiment: Option<PathBuf>,
+        /// An OpenDC topology JSON (legacy or SDK).
+        #[arg(long)]
+        topology: Option<PathBuf>,
+        /// An OpenDC workload folder (tasks.parquet + fragments.parquet), or a JSON or CSV file.
+        #[arg(long)]
+        workload: Option<PathBuf>,
+        /// A carbon trace (parquet, CSV or JSON); otherwise the topology's own reference.
+        #[arg(long)]
+        carbon: Option<PathBuf>,
+        /// A policy file.
+        #[arg(long)]
+        policy: Option<PathBuf>,
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Scheduling quantum in ms (default 1000).
+        #[arg(long = "quantum-ms")]
+        quantum_ms: Option<i64>,
+        /// Print the full result as JSON (an array for an experiment).
+        #[arg(long)]
+        json: bool,
+        /// Write the output to FILE instead of stdout.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Also print every decision about the task with this id.
+        #[arg(long = "explain")]
+        explain: Option<String>,
+        /// Power series resolution in ms (0: exact change points; default 60000).
+        #[arg(long = "series-resolution-ms")]
+        series_resolution_ms: Option<i64>,
+    },
     /// Run a decision case, or an array of them, and explain each step.
     Decide {
         #[arg(long = "case")]
@@ -41,10 +80,14 @@ enum Command {
     },
 }
 
+mod simulate;
+
+/// A process exit code.
+type Exit = u8;
 /// Input that is invalid: exit 1.
-const INVALID: u8 = 1;
+const INVALID: Exit = 1;
 /// Usage errors and unreadable files: exit 2.
-const UNREADABLE: u8 = 2;
+const UNREADABLE: Exit = 2;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -66,6 +109,33 @@ fn run(command: Command) -> Result<(), u8> {
         Command::Check { file, json } => check(&file, json),
         Command::Expand { file } => expand(&file),
         Command::Decide { case, json } => decide(&case, json),
+        Command::Simulate {
+            scenario,
+            experiment,
+            topology,
+            workload,
+            carbon,
+            policy,
+            seed,
+            quantum_ms,
+            json,
+            out,
+            explain,
+            series_resolution_ms,
+        } => simulate::run(simulate::Args {
+            scenario,
+            experiment,
+            topology,
+            workload,
+            carbon,
+            policy,
+            seed,
+            quantum_ms,
+            json,
+            out,
+            explain,
+            series_resolution_ms,
+        }),
     }
 }
 
@@ -85,22 +155,27 @@ fn read_text(path: &Path) -> Result<String, u8> {
     })
 }
 
-fn print_diagnostics(file: &Path, diagnostics: &[Diagnostic]) {
+/// Prints diagnostics to stderr as `FILE:line:column: severity: message (path)`; without a
+/// file, the message names its source itself.
+fn print_diagnostics(file: Option<&Path>, diagnostics: &[Diagnostic]) {
     for d in diagnostics {
         let severity = match d.severity {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
+        let name = file.map_or(String::new(), |f| f.display().to_string());
         let place = match (d.line, d.column) {
-            (Some(l), Some(c)) => format!("{}:{l}:{c}", file.display()),
-            _ => file.display().to_string(),
+            (Some(l), Some(c)) if file.is_some() => format!("{name}:{l}:{c}: "),
+            (Some(l), Some(c)) => format!("{l}:{c}: "),
+            _ if file.is_some() => format!("{name}: "),
+            _ => String::new(),
         };
         let path = if d.path.is_empty() {
             String::new()
         } else {
             format!(" ({})", d.path)
         };
-        eprintln!("{place}: {severity}: {}{path}", d.message);
+        eprintln!("{place}{severity}: {}{path}", d.message);
     }
 }
 
@@ -116,7 +191,7 @@ fn check(file: &Path, json: bool) -> Result<(), u8> {
     let report = match api::check(&text) {
         Answer::Success { value } => value,
         Answer::Failure { errors } => {
-            print_diagnostics(file, &errors);
+            print_diagnostics(Some(file), &errors);
             return Err(INVALID);
         }
     };
@@ -127,7 +202,7 @@ fn check(file: &Path, json: bool) -> Result<(), u8> {
             "policies": report.policies,
         }));
     } else {
-        print_diagnostics(file, &report.diagnostics);
+        print_diagnostics(Some(file), &report.diagnostics);
         let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
         let warnings = report.diagnostics.len() - errors;
         let noun = if report.paths.len() == 1 {
@@ -170,13 +245,13 @@ fn expand(file: &Path) -> Result<(), u8> {
     match api::expand(&text) {
         Answer::Success { value } => {
             if let Answer::Success { value: report } = api::check(&text) {
-                print_diagnostics(file, &report.diagnostics);
+                print_diagnostics(Some(file), &report.diagnostics);
             }
             print_json(&value);
             Ok(())
         }
         Answer::Failure { errors } => {
-            print_diagnostics(file, &errors);
+            print_diagnostics(Some(file), &errors);
             Err(INVALID)
         }
     }
@@ -187,7 +262,7 @@ fn decide(file: &Path, json: bool) -> Result<(), u8> {
     let value = match api::decide(&text) {
         Answer::Success { value } => value,
         Answer::Failure { errors } => {
-            print_diagnostics(file, &errors);
+            print_diagnostics(Some(file), &errors);
             return Err(INVALID);
         }
     };

@@ -1,0 +1,280 @@
+//! Reading parquet files column by column, from bytes (so the same code serves a file on disk
+//! and a file dropped into the browser), with the `parquet` crate and pure-Rust codecs only.
+//!
+//! A column is decoded whole into a `Vec` of its values (nulls as `None`), the types OpenDC's
+//! traces use converted on the way: integers of either width, floats of either width, booleans,
+//! strings, and timestamps in any unit to ms. The parquet crate can panic on some malformed
+//! input; every call into it runs under `catch_unwind` and a panic becomes a diagnostic.
+
+use crate::diag::Diagnostic;
+use bytes::Bytes;
+use parquet::basic::{LogicalType, TimeUnit, Type as Physical};
+use parquet::column::reader::{get_typed_column_reader, ColumnReader};
+use parquet::data_type::{
+    BoolType, ByteArrayType, DataType, DoubleType, FloatType, Int32Type, Int64Type,
+};
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// An open parquet file and its name, for messages.
+pub struct Table {
+    reader: SerializedFileReader<Bytes>,
+    pub file: String,
+}
+
+/// Runs `f`, turning a panic of the parquet crate into an error message.
+fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+    catch_unwind(AssertUnwindSafe(f))
+        .unwrap_or_else(|_| Err("the parquet decoder failed on malformed data".into()))
+}
+
+impl Table {
+    /// Opens `bytes` as a parquet file named `file`.
+    pub fn open(bytes: &[u8], file: &str) -> Result<Table, Diagnostic> {
+        let data = Bytes::copy_from_slice(bytes);
+        let reader = guarded(|| SerializedFileReader::new(data).map_err(|e| e.to_string()))
+            .map_err(|e| {
+                Diagnostic::error("", format!("{file}: not a readable parquet file ({e})"))
+            })?;
+        Ok(Table {
+            reader,
+            file: file.to_string(),
+        })
+    }
+
+    /// Number of rows.
+    pub fn rows(&self) -> usize {
+        self.reader.metadata().file_metadata().num_rows().max(0) as usize
+    }
+
+    /// The names of the top-level columns, in file order.
+    pub fn column_names(&self) -> Vec<String> {
+        self.reader
+            .metadata()
+            .file_metadata()
+            .schema_descr()
+            .root_schema()
+            .get_fields()
+            .iter()
+            .map(|f| f.name().to_string())
+            .collect()
+    }
+
+    /// True when the file has a top-level field named `name` (of any type, lists included).
+    pub fn has(&self, name: &str) -> bool {
+        self.column_names().iter().any(|n| n == name)
+    }
+
+    /// Index of the leaf column named `name` (a plain top-level column).
+    fn leaf(&self, name: &str) -> Option<usize> {
+        let schema = self.reader.metadata().file_metadata().schema_descr();
+        (0..schema.num_columns()).find(|&i| {
+            let c = schema.column(i);
+            c.path().parts().len() == 1 && c.name() == name
+        })
+    }
+
+    fn missing(&self, name: &str, expected: &str) -> Diagnostic {
+        Diagnostic::error(
+            name,
+            format!(
+                "{}: missing the column `{name}` ({expected}); the columns are: {}",
+                self.file,
+                self.column_names().join(", ")
+            ),
+        )
+    }
+
+    fn mistyped(&self, name: &str, found: String, expected: &str) -> Diagnostic {
+        Diagnostic::error(
+            name,
+            format!(
+                "{}: the column `{name}` is {found}, expected {expected}",
+                self.file
+            ),
+        )
+    }
+
+    fn describe(&self, i: usize) -> (Physical, Option<LogicalType>, String) {
+        let c = self
+            .reader
+            .metadata()
+            .file_metadata()
+            .schema_descr()
+            .column(i);
+        let logical = c.logical_type_ref().cloned();
+        let text = match &logical {
+            Some(l) => format!("{:?} ({l:?})", c.physical_type()),
+            None => format!("{:?}", c.physical_type()),
+        };
+        (c.physical_type(), logical, text)
+    }
+
+    /// Decodes leaf column `i` as `T`, nulls as `None`.
+    fn decode<T: DataType>(&self, i: usize) -> Result<Vec<Option<T::T>>, String>
+    where
+        T::T: Clone,
+    {
+        guarded(|| {
+            let max_def = self
+                .reader
+                .metadata()
+                .file_metadata()
+                .schema_descr()
+                .column(i)
+                .max_def_level();
+            let mut out: Vec<Option<T::T>> = Vec::with_capacity(self.rows());
+            for g in 0..self.reader.num_row_groups() {
+                let group = self.reader.get_row_group(g).map_err(|e| e.to_string())?;
+                let rows = group.metadata().num_rows().max(0) as usize;
+                let column: ColumnReader = group.get_column_reader(i).map_err(|e| e.to_string())?;
+                let mut reader = get_typed_column_reader::<T>(column);
+                let mut values: Vec<T::T> = Vec::with_capacity(rows);
+                let mut defs: Vec<i16> = Vec::new();
+                let mut read = 0;
+                while read < rows {
+                    let (records, _, _) = reader
+                        .read_records(
+                            rows - read,
+                            (max_def > 0).then_some(&mut defs),
+                            None,
+                            &mut values,
+                        )
+                        .map_err(|e| e.to_string())?;
+                    if records == 0 {
+                        break;
+                    }
+                    read += records;
+                }
+                if read != rows {
+                    return Err(format!("row group {g} holds {read} of its {rows} rows"));
+                }
+                if max_def == 0 {
+                    out.extend(values.into_iter().map(Some));
+                } else {
+                    let mut it = values.into_iter();
+                    for d in defs {
+                        out.push(if d == max_def { it.next() } else { None });
+                    }
+                }
+            }
+            Ok(out)
+        })
+    }
+
+    fn decoded<T: DataType>(&self, name: &str, i: usize) -> Result<Vec<Option<T::T>>, Diagnostic>
+    where
+        T::T: Clone,
+    {
+        self.decode::<T>(i).map_err(|e| {
+            Diagnostic::error(
+                name,
+                format!("{}: cannot decode the column `{name}`: {e}", self.file),
+            )
+        })
+    }
+
+    /// An integer column (INT32 or INT64; a timestamp is converted to ms). `None` when absent.
+    pub fn integers(&self, name: &str) -> Result<Option<Vec<Option<i64>>>, Diagnostic> {
+        let Some(i) = self.leaf(name) else {
+            return Ok(None);
+        };
+        let (physical, logical, text) = self.describe(i);
+        let scale = match logical {
+            Some(LogicalType::Timestamp(t)) => match t.unit {
+                TimeUnit::MILLIS => 1,
+                TimeUnit::MICROS => 1_000,
+                TimeUnit::NANOS => 1_000_000,
+            },
+            _ => 1,
+        };
+        let values = match physical {
+            Physical::INT32 => self
+                .decoded::<Int32Type>(name, i)?
+                .into_iter()
+                .map(|v| v.map(i64::from))
+                .collect(),
+            Physical::INT64 => self.decoded::<Int64Type>(name, i)?,
+            _ => return Err(self.mistyped(name, text, "an integer (int32 or int64)")),
+        };
+        Ok(Some(if scale == 1 {
+            values
+        } else {
+            values
+                .into_iter()
+                .map(|v| v.map(|x: i64| x.div_euclid(scale)))
+                .collect()
+        }))
+    }
+
+    /// A number column (DOUBLE, FLOAT, or an integer). `None` when absent.
+    pub fn numbers(&self, name: &str) -> Result<Option<Vec<Option<f64>>>, Diagnostic> {
+        let Some(i) = self.leaf(name) else {
+            return Ok(None);
+        };
+        let (physical, _, text) = self.describe(i);
+        Ok(Some(match physical {
+            Physical::DOUBLE => self.decoded::<DoubleType>(name, i)?,
+            Physical::FLOAT => self
+                .decoded::<FloatType>(name, i)?
+                .into_iter()
+                .map(|v| v.map(f64::from))
+                .collect(),
+            Physical::INT32 => self
+                .decoded::<Int32Type>(name, i)?
+                .into_iter()
+                .map(|v| v.map(f64::from))
+                .collect(),
+            Physical::INT64 => self
+                .decoded::<Int64Type>(name, i)?
+                .into_iter()
+                .map(|v| v.map(|x| x as f64))
+                .collect(),
+            _ => return Err(self.mistyped(name, text, "a number (double)")),
+        }))
+    }
+
+    /// A boolean column. `None` when absent.
+    pub fn booleans(&self, name: &str) -> Result<Option<Vec<Option<bool>>>, Diagnostic> {
+        let Some(i) = self.leaf(name) else {
+            return Ok(None);
+        };
+        let (physical, _, text) = self.describe(i);
+        match physical {
+            Physical::BOOLEAN => Ok(Some(self.decoded::<BoolType>(name, i)?)),
+            _ => Err(self.mistyped(name, text, "a boolean")),
+        }
+    }
+
+    /// A string column, or an integer column written in decimal (for ids). `None` when absent.
+    pub fn strings(&self, name: &str) -> Result<Option<Vec<Option<String>>>, Diagnostic> {
+        let Some(i) = self.leaf(name) else {
+            return Ok(None);
+        };
+        let (physical, _, text) = self.describe(i);
+        Ok(Some(match physical {
+            Physical::BYTE_ARRAY => self
+                .decoded::<ByteArrayType>(name, i)?
+                .into_iter()
+                .map(|v| v.map(|b| String::from_utf8_lossy(b.data()).into_owned()))
+                .collect(),
+            Physical::INT32 | Physical::INT64 => self
+                .integers(name)?
+                .unwrap_or_default()
+                .into_iter()
+                .map(|v| v.map(|x| x.to_string()))
+                .collect(),
+            _ => return Err(self.mistyped(name, text, "a string or an integer")),
+        }))
+    }
+
+    /// A required column: its values, or the error naming it and the columns found.
+    pub fn require<T>(
+        &self,
+        name: &str,
+        expected: &str,
+        column: Result<Option<Vec<T>>, Diagnostic>,
+    ) -> Result<Vec<T>, Diagnostic> {
+        column?.ok_or_else(|| self.missing(name, expected))
+    }
+}
