@@ -170,3 +170,21 @@ fn a_non_deferrable_task_is_never_deferred() {
     let r = run(PREFAB, &w, &trace(&[500.0, 400.0, 300.0]));
     assert_eq!(r.tasks[0].start_ms, Some(0));
 }
+
+#[test]
+fn a_carbon_sample_during_an_idle_gap_does_not_start_a_later_task_early() {
+    // Task 1 is submitted at 1.5 h, after an idle gap that holds the sample start at 1 h; time
+    // must not go back to that sample once the task is queued.
+    let mut w = workload(H / 2, 24 * H);
+    let mut second = w.tasks[0].clone();
+    second.id = "u".into();
+    second.submission_ms = EPOCH + 3 * H / 2 + 7;
+    second.deadline_ms = Some(EPOCH + 30 * H);
+    w.tasks.push(second);
+    for t in &mut w.tasks {
+        t.deferrable = false;
+    }
+    let r = run(PREFAB, &w, &trace(&[100.0, 200.0, 300.0]));
+    assert_eq!(r.tasks[1].submit_ms, 3 * H / 2 + 7);
+    assert_eq!(r.tasks[1].start_ms, Some(3 * H / 2 + 1000));
+}

@@ -319,15 +319,14 @@ impl<'a> Simulation<'a> {
         );
         consider(self.next_cycle);
         consider(self.wakeups.peek().map(|Reverse(w)| w.0));
-        // Carbon samples matter only while something waits on the regime or runs.
-        if !self.queue.is_empty() || self.running_count > 0 {
-            consider(
-                self.carbon
-                    .as_ref()
-                    .filter(|c| self.next_sample < c.len())
-                    .map(|c| c.start(self.next_sample)),
-            );
-        }
+        // Every sample start is an instant of its own (phase 2), also while nothing runs: the
+        // regime's history counts every sample (SPEC 7.1), and time never goes backwards.
+        consider(
+            self.carbon
+                .as_ref()
+                .filter(|c| self.next_sample < c.len())
+                .map(|c| c.start(self.next_sample)),
+        );
         t
     }
 
