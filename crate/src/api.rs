@@ -167,6 +167,22 @@ pub fn decide(text: &str) -> Answer<Value> {
     })
 }
 
+/// Runs a scenario file (see [`crate::scenario`]) with the default options; the value is the
+/// result, the same bytes as `policy-playground simulate --scenario FILE --json`.
+pub fn simulate(scenario_text: &str) -> Answer<crate::sim::SimResult> {
+    guard(|| match crate::scenario::read(scenario_text) {
+        Err(errors) => Answer::Failure { errors },
+        Ok(s) => Answer::Success {
+            value: s.simulate(crate::sim::Options::default()),
+        },
+    })
+}
+
+/// [`simulate`] as JSON text.
+pub fn simulate_json_str(scenario_text: &str) -> String {
+    simulate(scenario_text).to_json_string()
+}
+
 /// [`check`] as JSON text.
 pub fn check_json_str(text: &str) -> String {
     check(text).to_json_string()

@@ -223,3 +223,26 @@ fn policy_node(text: &str) -> Option<json::Node> {
     let start = (raw.as_ptr() as usize).checked_sub(text.as_ptr() as usize)?;
     json::parse_within(text, start, start + raw.len()).ok()
 }
+
+impl Scenario {
+    /// The simulator's view of this scenario (borrowing its inputs).
+    pub fn as_sim(&self) -> crate::sim::Scenario<'_> {
+        crate::sim::Scenario {
+            topology: &self.topology,
+            workload: &self.workload,
+            carbon: self.carbon.as_ref(),
+            policy: &self.policy,
+            seed: self.seed,
+            quantum_ms: self.quantum_ms,
+        }
+    }
+
+    /// Runs the scenario; the result's warnings start with the scenario's own.
+    pub fn simulate(&self, options: crate::sim::Options) -> crate::sim::SimResult {
+        let mut result = crate::sim::simulate(self.as_sim(), options);
+        let mut warnings = self.warnings.clone();
+        warnings.append(&mut result.warnings);
+        result.warnings = warnings;
+        result
+    }
+}

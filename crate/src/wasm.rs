@@ -63,3 +63,9 @@ pub fn policy_schema() -> String {
 pub fn decide(case_text: &str) -> String {
     api::decide_json_str(case_text)
 }
+
+/// See [`api::simulate`].
+#[wasm_bindgen]
+pub fn simulate(scenario_text: &str) -> String {
+    api::simulate_json_str(scenario_text)
+}
