@@ -26,6 +26,10 @@ pub struct Diagnostic {
     pub line: Option<u32>,
     /// 1-based column of the offending token, in UTF-16 code units.
     pub column: Option<u32>,
+    /// The file the problem is in, when the input spans several files (an experiment and the
+    /// files it names); absent for a single document.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 impl Diagnostic {
@@ -37,6 +41,7 @@ impl Diagnostic {
             path: path.into(),
             line: None,
             column: None,
+            file: None,
         }
     }
 
@@ -68,10 +73,10 @@ impl Diagnostic {
         self
     }
 
-    /// The diagnostic with its message prefixed by the name of the file it came from.
+    /// The diagnostic marked with the file it came from (kept when it already names one).
     pub fn in_file(mut self, file: &str) -> Self {
-        if !self.message.starts_with(file) {
-            self.message = format!("{file}: {}", self.message);
+        if self.file.is_none() {
+            self.file = Some(file.to_string());
         }
         self
     }

@@ -54,8 +54,9 @@ impl LoadError {
 fn unreadable(path: &Path, e: std::io::Error) -> LoadError {
     LoadError::Unreadable(vec![Diagnostic::error(
         "",
-        format!("{}: cannot read the file: {e}", path.display()),
-    )])
+        format!("cannot read the file: {e}"),
+    )
+    .in_file(&path.display().to_string())])
 }
 
 fn invalid_in(path: &Path, ds: Vec<Diagnostic>) -> LoadError {
@@ -199,10 +200,15 @@ pub fn load(files: &dyn Files, path: &Path) -> Result<Experiment, LoadError> {
     if !checked.ok() {
         return Err(invalid_in(path, checked.diagnostics));
     }
-    let mut warnings: Vec<Diagnostic> = checked.diagnostics.clone();
+    let file = path.display().to_string();
+    let mut warnings: Vec<Diagnostic> = checked
+        .diagnostics
+        .iter()
+        .cloned()
+        .map(|d| d.in_file(&file))
+        .collect();
     let policies = checked.policies().unwrap_or_default();
     let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let file = path.display().to_string();
     let warn = |warnings: &mut Vec<Diagnostic>, at: &str, message: String| {
         warnings.push(Diagnostic::warning(at, message).in_file(&file));
     };
@@ -233,6 +239,7 @@ pub fn load(files: &dyn Files, path: &Path) -> Result<Experiment, LoadError> {
     }
 
     let mut errors: Vec<Diagnostic> = Vec::new();
+    let mut unreadable_seen = false;
     let mut topologies = Vec::new();
     for (i, entry) in list(&value, "topologies").iter().enumerate() {
         let at = format!("topologies[{i}]");
@@ -248,10 +255,13 @@ pub fn load(files: &dyn Files, path: &Path) -> Result<Experiment, LoadError> {
                         );
                         topologies.push((p.to_string(), t, carbon));
                     }
-                    Err(e) => errors.extend(e.diagnostics().iter().cloned().map(|d| Diagnostic {
-                        message: format!("{}: {}", at, d.message),
-                        ..d
-                    })),
+                    Err(e) => {
+                        unreadable_seen |= matches!(e, LoadError::Unreadable(_));
+                        errors.extend(e.diagnostics().iter().cloned().map(|d| Diagnostic {
+                            message: format!("{at}: {}", d.message),
+                            ..d
+                        }));
+                    }
                 }
             }
             None if entry.get("clusters").is_some() => {
@@ -282,6 +292,28 @@ pub fn load(files: &dyn Files, path: &Path) -> Result<Experiment, LoadError> {
             );
             continue;
         };
+        if let Some(f) = entry
+            .get("sampleFraction")
+            .and_then(Value::as_f64)
+            .filter(|f| *f < 1.0)
+        {
+            warn(
+                &mut warnings,
+                &format!("{at}.sampleFraction"),
+                format!("`sampleFraction` {f} is not applied: every task runs"),
+            );
+        }
+        if let Some(s) = entry
+            .get("scalingPolicy")
+            .and_then(Value::as_str)
+            .filter(|s| *s != "NoDelay")
+        {
+            warn(
+                &mut warnings,
+                &format!("{at}.scalingPolicy"),
+                format!("`scalingPolicy: {s}` is not modelled: tasks run as NoDelay"),
+            );
+        }
         match load_workload(files, &base.join(p)) {
             Ok(mut w) => {
                 if let Some(v) = entry.get("submissionTime") {
@@ -299,34 +331,15 @@ pub fn load(files: &dyn Files, path: &Path) -> Result<Experiment, LoadError> {
                 if entry.get("deferAll").and_then(Value::as_bool) == Some(true) {
                     defer_all(&mut w);
                 }
-                if let Some(f) = entry
-                    .get("sampleFraction")
-                    .and_then(Value::as_f64)
-                    .filter(|f| *f < 1.0)
-                {
-                    warn(
-                        &mut warnings,
-                        &format!("{at}.sampleFraction"),
-                        format!("`sampleFraction` {f} is not applied: every task runs"),
-                    );
-                }
-                if let Some(s) = entry
-                    .get("scalingPolicy")
-                    .and_then(Value::as_str)
-                    .filter(|s| *s != "NoDelay")
-                {
-                    warn(
-                        &mut warnings,
-                        &format!("{at}.scalingPolicy"),
-                        format!("`scalingPolicy: {s}` is not modelled: tasks run as NoDelay"),
-                    );
-                }
                 workloads.push((p.to_string(), w));
             }
-            Err(e) => errors.extend(e.diagnostics().iter().cloned().map(|d| Diagnostic {
-                message: format!("{at}: {}", d.message),
-                ..d
-            })),
+            Err(e) => {
+                unreadable_seen |= matches!(e, LoadError::Unreadable(_));
+                errors.extend(e.diagnostics().iter().cloned().map(|d| Diagnostic {
+                    message: format!("{at}: {}", d.message),
+                    ..d
+                }));
+            }
         }
     }
     if list(&value, "topologies").is_empty() {
@@ -340,7 +353,12 @@ pub fn load(files: &dyn Files, path: &Path) -> Result<Experiment, LoadError> {
         );
     }
     if !errors.is_empty() {
-        return Err(LoadError::Invalid(errors));
+        errors.extend(warnings);
+        return Err(if unreadable_seen {
+            LoadError::Unreadable(errors)
+        } else {
+            LoadError::Invalid(errors)
+        });
     }
     let initial_seed = value
         .get("initialSeed")

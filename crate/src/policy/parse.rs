@@ -32,6 +32,7 @@ impl<'a> Reader<'a> {
             path: path.to_string(),
             line: None,
             column: None,
+            file: None,
         };
         self.diagnostics.push(self.index.place(d, offset));
     }

@@ -163,12 +163,15 @@ fn print_diagnostics(file: Option<&Path>, diagnostics: &[Diagnostic]) {
             Severity::Error => "error",
             Severity::Warning => "warning",
         };
-        let name = file.map_or(String::new(), |f| f.display().to_string());
-        let place = match (d.line, d.column) {
-            (Some(l), Some(c)) if file.is_some() => format!("{name}:{l}:{c}: "),
-            (Some(l), Some(c)) => format!("{l}:{c}: "),
-            _ if file.is_some() => format!("{name}: "),
-            _ => String::new(),
+        let name = d
+            .file
+            .clone()
+            .or_else(|| file.map(|f| f.display().to_string()));
+        let place = match (&name, d.line, d.column) {
+            (Some(name), Some(l), Some(c)) => format!("{name}:{l}:{c}: "),
+            (Some(name), _, _) => format!("{name}: "),
+            (None, Some(l), Some(c)) => format!("{l}:{c}: "),
+            (None, _, _) => String::new(),
         };
         let path = if d.path.is_empty() {
             String::new()
