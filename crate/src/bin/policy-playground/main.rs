@@ -70,6 +70,15 @@ enum Command {
         #[arg(long = "series-resolution-ms")]
         series_resolution_ms: Option<i64>,
     },
+    /// Measure how long surf_week takes: parquet decoding and simulation, separately.
+    Bench {
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Fewer repetitions.
+        #[arg(long)]
+        quick: bool,
+    },
     /// Run a decision case, or an array of them, and explain each step.
     Decide {
         #[arg(long = "case")]
@@ -80,6 +89,7 @@ enum Command {
     },
 }
 
+mod bench;
 mod simulate;
 
 /// A process exit code.
@@ -109,6 +119,7 @@ fn run(command: Command) -> Result<(), u8> {
         Command::Check { file, json } => check(&file, json),
         Command::Expand { file } => expand(&file),
         Command::Decide { case, json } => decide(&case, json),
+        Command::Bench { json, quick } => bench::run(json, quick),
         Command::Simulate {
             scenario,
             experiment,
