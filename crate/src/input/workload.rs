@@ -54,10 +54,15 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
     let deferrable = col(t.booleans("deferrable"), &mut errors).flatten();
     let deadline = col(t.integers("deadline"), &mut errors).flatten();
     let nature = col(t.strings("nature"), &mut errors).flatten();
-    let frag_ids = col(
-        f.require("id", "int32 or string", f.strings("id")),
-        &mut errors,
-    );
+    // Integer ids are kept as integers (surf_week has 2.3 M fragments); strings otherwise.
+    let frag_ids = match f.integers("id") {
+        Ok(Some(ints)) => Some(Ids::Int(ints)),
+        _ => col(
+            f.require("id", "int32 or string", f.strings("id")),
+            &mut errors,
+        )
+        .map(Ids::Str),
+    };
     let frag_duration = col(
         f.require("duration", "int64 ms", f.integers("duration")),
         &mut errors,
@@ -131,8 +136,8 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
         let capacity = finite_nonneg(
             &mut p,
             cpu_capacity[row],
-            &at("cpu_capacity"),
-            &path("cpu_capacity"),
+            || at("cpu_capacity"),
+            || path("cpu_capacity"),
         );
         let memory = match mem[row] {
             Some(m) if m >= 0 => (m + 500) / 1000,
@@ -184,15 +189,35 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
         p.warn("tasks.parents", format!("{TASKS}: workflow dependencies (`parents`/`children`) are read but not modelled: every task runs as soon as it is submitted"));
     }
 
-    // Group the fragments by task, keeping file order within a task (counting sort).
+    // Group the fragments by task, keeping file order within a task (counting sort). Integer
+    // ids (OpenDC's int32) are matched as integers: surf_week has 2.3 M fragments.
     let mut owner: Vec<u32> = Vec::with_capacity(frag_ids.len());
     let mut orphans = 0u64;
+    let int_index: HashMap<i64, u32> = match &frag_ids {
+        Ids::Int(_) => tasks
+            .iter()
+            .enumerate()
+            .filter_map(|(k, task)| task.id.parse::<i64>().ok().map(|id| (id, k as u32)))
+            .collect(),
+        Ids::Str(_) => HashMap::new(),
+    };
+    let mut last_int: Option<(i64, u32)> = None;
     let mut last: Option<(&str, u32)> = None;
-    for (row, id) in frag_ids.iter().enumerate() {
-        let task = match (id.as_deref(), last) {
-            (Some(id), Some((last_id, t))) if id == last_id => Some(t),
-            (Some(id), _) => index.get(id).copied().inspect(|&t| last = Some((id, t))),
-            (None, _) => None,
+    for row in 0..frag_ids.len() {
+        let task = match &frag_ids {
+            Ids::Int(ints) => match (ints[row], last_int) {
+                (Some(id), Some((last_id, t))) if id == last_id => Some(t),
+                (Some(id), _) => int_index
+                    .get(&id)
+                    .copied()
+                    .inspect(|&t| last_int = Some((id, t))),
+                (None, _) => None,
+            },
+            Ids::Str(strs) => match (strs[row].as_deref(), last) {
+                (Some(id), Some((last_id, t))) if id == last_id => Some(t),
+                (Some(id), _) => index.get(id).copied().inspect(|&t| last = Some((id, t))),
+                (None, _) => None,
+            },
         };
         match task {
             Some(t) => owner.push(t),
@@ -216,8 +241,8 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
         finite_nonneg(
             &mut p,
             frag_usage[row],
-            &at("cpu_usage"),
-            &format!("fragments[{row}].cpu_usage"),
+            || at("cpu_usage"),
+            || format!("fragments[{row}].cpu_usage"),
         );
     }
     if orphans > 0 {
@@ -310,6 +335,21 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
     Ok(w)
 }
 
+/// A fragments file's task ids, as integers when the column is an integer column.
+enum Ids {
+    Int(Vec<Option<i64>>),
+    Str(Vec<Option<String>>),
+}
+
+impl Ids {
+    fn len(&self) -> usize {
+        match self {
+            Ids::Int(v) => v.len(),
+            Ids::Str(v) => v.len(),
+        }
+    }
+}
+
 /// The value of a column read, or `None` with its error recorded.
 fn col<T>(r: Result<T, Diagnostic>, errors: &mut Vec<Diagnostic>) -> Option<T> {
     r.map_err(|d| errors.push(d)).ok()
@@ -319,13 +359,20 @@ fn show<T: std::fmt::Display>(v: Option<T>) -> String {
     v.map_or("null".into(), |v| v.to_string())
 }
 
-fn finite_nonneg(p: &mut Problems, v: Option<f64>, at: &str, path: &str) -> f64 {
+/// The value when finite and >= 0; otherwise an error at the place `at()` and `path()` name
+/// (built only then: this runs for every fragment).
+fn finite_nonneg(
+    p: &mut Problems,
+    v: Option<f64>,
+    at: impl Fn() -> String,
+    path: impl Fn() -> String,
+) -> f64 {
     match v {
         Some(x) if x.is_finite() && x >= 0.0 => x,
         other => {
             p.error(
-                path.to_string(),
-                format!("{at}: {}, expected a finite number >= 0", show(other)),
+                path(),
+                format!("{}: {}, expected a finite number >= 0", at(), show(other)),
             );
             0.0
         }
