@@ -50,3 +50,50 @@ fn garbage_gives_a_failure_or_a_diagnostic_never_a_throw() {
         assert!(e["errors"][0]["message"].is_string());
     }
 }
+
+/// The native CLI's output for the teaching sample, written by `scripts/test` just before this
+/// suite is built (`simulate --scenario www/samples/teaching/scenario.json --json`).
+const TEACHING_NATIVE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/output/teaching.native.json"
+));
+const TEACHING: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../www/samples/teaching/scenario.json"
+));
+
+#[wasm_bindgen_test]
+fn simulate_gives_the_native_bytes_for_the_teaching_sample() {
+    let answer = wasm::simulate(TEACHING);
+    let prefix = r#"{"type":"success","value":"#;
+    assert!(
+        answer.starts_with(prefix),
+        "{}",
+        &answer[..answer.len().min(300)]
+    );
+    let value = &answer[prefix.len()..answer.len() - 1];
+    assert_eq!(value.len(), TEACHING_NATIVE.trim_end().len());
+    assert!(
+        value == TEACHING_NATIVE.trim_end(),
+        "wasm and native results differ"
+    );
+}
+
+#[wasm_bindgen_test]
+fn simulate_answers_garbage_with_a_failure() {
+    for text in [
+        "",
+        "{}",
+        "[",
+        "{\"topology\": 1}",
+        "\u{feff}{\"policy\": {}}",
+        "1e999",
+    ] {
+        let a = answer(&wasm::simulate(text));
+        assert_eq!(a["type"], "failure", "{text}");
+        assert!(
+            a["errors"].as_array().is_some_and(|e| !e.is_empty()),
+            "{text}"
+        );
+    }
+}
