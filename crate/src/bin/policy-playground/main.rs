@@ -33,43 +33,7 @@ enum Command {
     Expand { file: PathBuf },
     /// Simulate a workload on a topology under a policy: a scenario file, an OpenDC experiment,
     /// or separate files.
-    Simulate {
-        /// A scenario file: {"topology", "workload", "carbon", "policy", "seed", "quantumMs"}.
-        #[arg(long)]
-        scenario: Option<PathBuf>,
-        /// An OpenDC experiment file, run as it is.
-        #[arg(long)]
-        experiment: Option<PathBuf>,
-        /// An OpenDC topology JSON (legacy or SDK).
-        #[arg(long)]
-        topology: Option<PathBuf>,
-        /// An OpenDC workload folder (tasks.parquet + fragments.parquet), or a JSON or CSV file.
-        #[arg(long)]
-        workload: Option<PathBuf>,
-        /// A carbon trace (parquet, CSV or JSON); otherwise the topology's own reference.
-        #[arg(long)]
-        carbon: Option<PathBuf>,
-        /// A policy file.
-        #[arg(long)]
-        policy: Option<PathBuf>,
-        #[arg(long)]
-        seed: Option<u64>,
-        /// Scheduling quantum in ms (default 1000).
-        #[arg(long = "quantum-ms")]
-        quantum_ms: Option<i64>,
-        /// Print the full result as JSON (an array for an experiment).
-        #[arg(long)]
-        json: bool,
-        /// Write the output to FILE instead of stdout.
-        #[arg(long)]
-        out: Option<PathBuf>,
-        /// Also print every decision about the task with this id.
-        #[arg(long = "explain")]
-        explain: Option<String>,
-        /// Power series resolution in ms (0: exact change points; default 60000).
-        #[arg(long = "series-resolution-ms")]
-        series_resolution_ms: Option<i64>,
-    },
+    Simulate(simulate::Args),
     /// Measure how long surf_week takes: parquet decoding and simulation, separately.
     Bench {
         /// Print one JSON object.
@@ -120,33 +84,7 @@ fn run(command: Command) -> Result<(), u8> {
         Command::Expand { file } => expand(&file),
         Command::Decide { case, json } => decide(&case, json),
         Command::Bench { json, quick } => bench::run(json, quick),
-        Command::Simulate {
-            scenario,
-            experiment,
-            topology,
-            workload,
-            carbon,
-            policy,
-            seed,
-            quantum_ms,
-            json,
-            out,
-            explain,
-            series_resolution_ms,
-        } => simulate::run(simulate::Args {
-            scenario,
-            experiment,
-            topology,
-            workload,
-            carbon,
-            policy,
-            seed,
-            quantum_ms,
-            json,
-            out,
-            explain,
-            series_resolution_ms,
-        }),
+        Command::Simulate(args) => simulate::run(args),
     }
 }
 

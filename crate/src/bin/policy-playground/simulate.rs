@@ -13,18 +13,42 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 /// The inputs of `simulate`, as parsed from the command line.
+#[derive(clap::Args)]
 pub struct Args {
+    /// A scenario file: {"topology", "workload", "carbon", "policy", "seed", "quantumMs"}.
+    #[arg(long)]
     pub scenario: Option<PathBuf>,
+    /// An OpenDC experiment file, run as it is.
+    #[arg(long)]
     pub experiment: Option<PathBuf>,
+    /// An OpenDC topology JSON (legacy or SDK).
+    #[arg(long)]
     pub topology: Option<PathBuf>,
+    /// An OpenDC workload folder (tasks.parquet + fragments.parquet), or a JSON or CSV file.
+    #[arg(long)]
     pub workload: Option<PathBuf>,
+    /// A carbon trace (parquet, CSV or JSON); otherwise the topology's own reference.
+    #[arg(long)]
     pub carbon: Option<PathBuf>,
+    /// A policy file.
+    #[arg(long)]
     pub policy: Option<PathBuf>,
+    #[arg(long)]
     pub seed: Option<u64>,
+    /// Scheduling quantum in ms (default 1000).
+    #[arg(long = "quantum-ms")]
     pub quantum_ms: Option<i64>,
+    /// Print the full result as JSON (an array for an experiment).
+    #[arg(long)]
     pub json: bool,
+    /// Write the output to FILE instead of stdout.
+    #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Also print every decision about the task with this id.
+    #[arg(long = "explain")]
     pub explain: Option<String>,
+    /// Power series resolution in ms (0: exact change points; default 60000).
+    #[arg(long = "series-resolution-ms")]
     pub series_resolution_ms: Option<i64>,
 }
 
