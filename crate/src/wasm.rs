@@ -6,6 +6,7 @@
 //! it to the page's guard, which turns the trap into a `failure` and re-instantiates the module.
 
 use crate::api;
+use crate::api::handles;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -68,4 +69,67 @@ pub fn decide(case_text: &str) -> String {
 #[wasm_bindgen]
 pub fn simulate(scenario_text: &str) -> String {
     api::simulate_json_str(scenario_text)
+}
+
+thread_local! {
+    static SESSION: RefCell<handles::Session> = RefCell::new(handles::Session::new());
+}
+
+fn with_session(f: impl FnOnce(&mut handles::Session) -> String) -> String {
+    SESSION.with(|s| f(&mut s.borrow_mut()))
+}
+
+/// See [`handles::Session::load_scenario`].
+#[wasm_bindgen(js_name = loadScenario)]
+pub fn load_scenario(text: &str) -> String {
+    with_session(|s| s.load_scenario(text).to_json_string())
+}
+
+/// See [`handles::Session::load_topology`].
+#[wasm_bindgen(js_name = loadTopology)]
+pub fn load_topology(text: &str) -> String {
+    with_session(|s| s.load_topology(text).to_json_string())
+}
+
+/// See [`handles::Session::load_workload_parquet`]: the bytes of `tasks.parquet` and
+/// `fragments.parquet` (JavaScript `Uint8Array`s).
+#[wasm_bindgen(js_name = loadWorkloadParquet)]
+pub fn load_workload_parquet(tasks: &[u8], fragments: &[u8]) -> String {
+    with_session(|s| s.load_workload_parquet(tasks, fragments).to_json_string())
+}
+
+/// See [`handles::Session::load_workload`]: `format` is `json` or `csv`.
+#[wasm_bindgen(js_name = loadWorkload)]
+pub fn load_workload(text: &str, format: &str) -> String {
+    with_session(|s| s.load_workload(text, format).to_json_string())
+}
+
+/// See [`handles::Session::load_carbon`]: `format` is `parquet`, `csv` or `json`.
+#[wasm_bindgen(js_name = loadCarbon)]
+pub fn load_carbon(bytes: &[u8], format: &str) -> String {
+    with_session(|s| s.load_carbon(bytes, format).to_json_string())
+}
+
+/// See [`handles::Session::run`]: `handles` is `{"topology", "workload", "carbon"}` and
+/// `options` `{"seed", "quantumMs", "seriesResolutionMs", "hostCounts"}`, both as JSON text.
+#[wasm_bindgen]
+pub fn run(handles_json: &str, policy_text: &str, options_json: &str) -> String {
+    with_session(
+        |s| match handles::parse_request(handles_json, options_json) {
+            Ok((h, o)) => s.run(&h, policy_text, &o).to_json_string(),
+            Err(errors) => api::Answer::<()>::Failure { errors }.to_json_string(),
+        },
+    )
+}
+
+/// See [`handles::Session::explain`].
+#[wasm_bindgen]
+pub fn explain(run: u32, task_id: &str) -> String {
+    with_session(|s| s.explain(run, task_id).to_json_string())
+}
+
+/// See [`handles::Session::release`].
+#[wasm_bindgen]
+pub fn release(handle: u32) -> String {
+    with_session(|s| s.release(handle).to_json_string())
 }

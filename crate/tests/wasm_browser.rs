@@ -97,3 +97,35 @@ fn simulate_answers_garbage_with_a_failure() {
         );
     }
 }
+
+#[wasm_bindgen_test]
+fn the_handle_path_gives_the_scenario_paths_bytes_and_explains() {
+    let loaded = answer(&wasm::load_scenario(TEACHING));
+    assert_eq!(loaded["type"], "success");
+    let v = &loaded["value"];
+    let handles = serde_json::json!({"topology": v["topology"]["handle"], "workload": v["workload"]["handle"], "carbon": v["carbon"]["handle"]}).to_string();
+    let run = wasm::run(&handles, &v["policy"].to_string(), "{}");
+    let prefix = r#"{"type":"success","value":{"run":"#;
+    assert!(run.starts_with(prefix), "{}", &run[..run.len().min(300)]);
+    let result_at = run.find(r#","result":"#).unwrap() + r#","result":"#.len();
+    assert!(
+        &run[result_at..run.len() - 2] == TEACHING_NATIVE.trim_end(),
+        "handle path differs from native"
+    );
+    let run_handle: u32 = run[prefix.len()..result_at - r#","result":"#.len()]
+        .parse()
+        .unwrap();
+    let e = answer(&wasm::explain(run_handle, "0"));
+    assert_eq!(e["type"], "success");
+    assert!(e["value"]["decisions"]
+        .as_array()
+        .is_some_and(|d| !d.is_empty()));
+    for bad in [
+        wasm::run("{", "{}", "{}"),
+        wasm::explain(424242, "0"),
+        wasm::load_workload_parquet(b"PAR1", b"\x00\x01"),
+        wasm::load_carbon(&[0xff, 0x00], "csv"),
+    ] {
+        assert_eq!(answer(&bad)["type"], "failure");
+    }
+}

@@ -212,3 +212,5 @@ pub fn policy_schema_json_str() -> String {
 pub fn decide_json_str(text: &str) -> String {
     decide(text).to_json_string()
 }
+
+pub mod handles;
