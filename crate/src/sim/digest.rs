@@ -1,6 +1,7 @@
-//! Digests of a run's inputs for the result's provenance: FNV-1a 64 over a canonical encoding of
-//! the parsed content, so the same topology gives the same digest whichever file or handle it
-//! came from.
+//! Digests of a run's inputs for the result's provenance: FNV-1a 64 (the xor-then-multiply step
+//! applied to whole 64-bit words, eight times fewer steps than per byte: surf_week has 2.3 M
+//! fragments) over a canonical encoding of the parsed content, so the same topology gives the
+//! same digest whichever file or handle it came from.
 
 use crate::model::{CarbonTrace, PowerModel, Topology, Workload};
 use crate::policy::{expand, Policy};
@@ -19,7 +20,8 @@ impl Fnv {
         }
     }
     fn u64(&mut self, x: u64) {
-        self.bytes(&x.to_le_bytes());
+        self.0 ^= x;
+        self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
     }
     fn f64(&mut self, x: f64) {
         self.u64(x.to_bits());

@@ -136,7 +136,7 @@ pub struct Provenance {
     pub version: String,
     pub seed: u64,
     pub quantum_ms: i64,
-    /// FNV-1a 64 digests (hex) of the inputs as read: topology, workload, carbon, policy.
+    /// FNV-1a-style 64-bit digests (hex) of the inputs as read: topology, workload, carbon, policy.
     pub digests: Digests,
 }
 
