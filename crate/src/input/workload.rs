@@ -94,6 +94,10 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
     else {
         return Err(errors);
     };
+    // An optional column of the wrong type (a string `deadline`) is an error too, not ignored.
+    if !errors.is_empty() {
+        return Err(errors);
+    }
 
     let mut p = Problems::new();
     let n = ids.len();
