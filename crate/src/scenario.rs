@@ -154,6 +154,12 @@ pub fn read(text: &str) -> Result<Scenario, Vec<Diagnostic>> {
     else {
         return Err(diagnostics);
     };
+    if let (None, Some(reference)) = (&carbon, &topology.carbon_ref) {
+        diagnostics.push(Diagnostic::warning(
+            "carbon",
+            format!("the topology names the carbon trace `{reference}`, which a scenario cannot follow (it reads no paths): give `carbon` in the scenario; this run has no carbon figures"),
+        ));
+    }
     Ok(Scenario {
         topology,
         workload,

@@ -354,7 +354,18 @@ impl Session {
         let mut run = sim::Simulation::new(scenario, options);
         while !run.step(1 << 16) {}
         let explanation = run.explanation().cloned();
-        Ok((run.finish(), explanation))
+        let mut result = run.finish();
+        // Where the scenario path puts it: after the policy's warnings, before the inputs'.
+        if let (None, Some(reference)) = (carbon, &topology.carbon_ref) {
+            result.warnings.insert(
+                0,
+                Diagnostic::warning(
+                    "carbon",
+                    format!("the topology names the carbon trace `{reference}`, which a scenario cannot follow (it reads no paths): give `carbon` in the scenario; this run has no carbon figures"),
+                ),
+            );
+        }
+        Ok((result, explanation))
     }
 
     /// Runs loaded inputs under a policy; the value is `{"run": handle, "result": ...}`, the
