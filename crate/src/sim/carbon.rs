@@ -94,6 +94,18 @@ impl CarbonClock {
         self.integral[i] + self.values[i] * (t - from) as f64
     }
 
+    /// [`CarbonClock::integral_to`] for a caller whose times never decrease: `cursor` remembers
+    /// the sample reached, so the look-up walks forward instead of searching (start it at 0).
+    pub fn integral_to_monotonic(&self, t: i64, cursor: &mut usize) -> f64 {
+        let mut i = (*cursor).max(self.first);
+        while i + 1 < self.starts.len() && self.starts[i + 1] <= t {
+            i += 1;
+        }
+        *cursor = i;
+        let from = if i == self.first { 0 } else { self.starts[i] };
+        self.integral[i] + self.values[i] * (t - from) as f64
+    }
+
     /// Simulation time of the last sample start (for coverage warnings).
     pub fn last_start(&self) -> i64 {
         self.starts[self.starts.len() - 1]
@@ -120,6 +132,14 @@ mod tests {
         assert_eq!(c.integral_to(500), 100.0 * 500.0);
         assert_eq!(c.integral_to(1000), 100.0 * 500.0 + 200.0 * 500.0);
         assert_eq!(c.integral_to(3000), 50_000.0 + 200_000.0 + 50.0 * 1500.0);
+        let mut cursor = 0;
+        for t in [0, 200, 500, 999, 1000, 2500, 9000] {
+            assert_eq!(
+                c.integral_to_monotonic(t, &mut cursor),
+                c.integral_to(t),
+                "at {t}"
+            );
+        }
     }
 
     #[test]

@@ -119,6 +119,8 @@ pub struct Simulation<'a> {
     instants: u64,
     /// Cache: the empty state of each distinct host, for the rejection test.
     distinct_empty: Vec<HostState>,
+    /// The carbon sample reached by the energy integration (time only moves forward).
+    carbon_cursor: usize,
 }
 
 impl<'a> Simulation<'a> {
@@ -248,6 +250,7 @@ impl<'a> Simulation<'a> {
             total_idle_power,
             instants: 0,
             distinct_empty,
+            carbon_cursor: 0,
         }
     }
 
@@ -752,7 +755,7 @@ impl<'a> Simulation<'a> {
         let dynamic = host.power - host.idle;
         host.dynamic_energy += dynamic * dt as f64 / 1000.0;
         if let Some(c) = &self.carbon {
-            let now_c = c.integral_to(t);
+            let now_c = c.integral_to_monotonic(t, &mut self.carbon_cursor);
             host.dynamic_carbon += dynamic * (now_c - host.last_carbon) / 3.6e9;
             host.last_carbon = now_c;
         }
