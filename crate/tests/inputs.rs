@@ -7,6 +7,7 @@ use parquet::file::properties::WriterProperties;
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::parser::parse_message_type;
 use policy_playground::diag::Diagnostic;
+use policy_playground::experiment::{self, Disk, LoadError};
 use policy_playground::input::carbon::{
     carbon_from_value, read_carbon_csv, read_carbon_json, read_carbon_parquet,
 };
@@ -1133,4 +1134,290 @@ fn bad_carbon_csv_and_json() {
         r#"[{"timestamp": 0, "carbonIntensity": 1e999}]"#,
     ));
     assert!(e.message.contains("not valid JSON"), "{}", e.message);
+}
+
+#[test]
+fn task_scaling_100() {
+    // pyarrow: 100 tasks of 1 core, 1000 MHz, mem 10000 KB, duration 3600000, one fragment each.
+    let w = workload("taskScaling_100_tasks");
+    assert_eq!((w.tasks.len(), w.fragment_duration_ms.len()), (100, 100));
+    assert!(w.tasks.iter().all(
+        |t| (t.cpu_count, t.cpu_capacity_mhz, t.memory_mib, t.duration_ms)
+            == (1, 1000.0, 10, 3_600_000)
+    ));
+    assert_eq!(
+        w.tasks.iter().map(|t| t.submission_ms).min(),
+        Some(1_704_152_847_048)
+    );
+    assert!(w.warnings.is_empty(), "{:#?}", w.warnings);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Experiments, loaded from disk as the CLI loads them
+
+/// A scratch folder of this test file, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!(
+            "policy-playground-inputs-{}-{name}",
+            std::process::id()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn file(&self, name: &str, content: impl AsRef<[u8]>) -> PathBuf {
+        let path = self.0.join(name);
+        std::fs::write(&path, content).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn the_local_surf_week_experiment_loads_with_defer_all() {
+    let path = samples("experiments/local/surf_week_policies.json");
+    let exp = experiment::load(&Disk, &path).unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!(exp.name, "surf_week_policies");
+    assert_eq!((exp.topologies.len(), exp.workloads.len()), (1, 1));
+    assert_eq!(exp.policies.len(), 5);
+    let kinds: Vec<&str> = exp.policies.iter().map(|p| p.type_name()).collect();
+    assert_eq!(
+        kinds,
+        ["filter", "filter", "timeshift", "timeshift", "filter"]
+    );
+    assert_eq!(exp.policies[4].subset_size, 4);
+    // 1 topology x 1 workload x 5 policies x 2 runs, seeds initialSeed + run.
+    assert_eq!(exp.runs.len(), 10);
+    for (k, r) in exp.runs.iter().enumerate() {
+        assert_eq!(
+            (r.topology, r.workload, r.policy, r.run, r.seed),
+            (0, 0, k / 2, (k % 2) as u32, (k % 2) as u64)
+        );
+    }
+    // The topology and the carbon trace it names, relative to the topology file.
+    let (label, topology, carbon) = &exp.topologies[0];
+    assert_eq!(label, "surfsara_NL_local.json");
+    assert_eq!(
+        uniform(topology),
+        (
+            277,
+            16,
+            2100.0,
+            100_000,
+            PowerModel::Sqrt {
+                idle: 32.0,
+                max: 180.0
+            }
+        )
+    );
+    assert_eq!(carbon.as_ref().map(|c| c.len()), Some(35_064));
+    // deferAll: every task deferrable, deadline = submission + 3 x duration (the fragments').
+    let (label, w) = &exp.workloads[0];
+    assert_eq!(label, "../../workloads/surf_week");
+    assert_eq!(w.tasks.len(), 6295);
+    for t in &w.tasks {
+        assert!(t.deferrable, "{}", t.id);
+        assert_eq!(
+            t.deadline_ms,
+            Some(t.submission_ms + 3 * t.duration_ms),
+            "{}",
+            t.id
+        );
+    }
+    // Task 2133099 (pyarrow): submitted 1665093600000, fragments sum to 27930000 ms.
+    assert_eq!(
+        w.tasks[0].deadline_ms,
+        Some(1_665_093_600_000 + 3 * 27_930_000)
+    );
+    assert!(
+        exp.warnings.iter().all(|w| !w.is_error()),
+        "{:#?}",
+        exp.warnings
+    );
+}
+
+#[test]
+fn legacy_experiments_name_every_missing_file() {
+    let cases: [(&str, &[&str]); 5] = [
+        (
+            "experiment_1.json",
+            &[
+                "src/test/resources/topologies/single_50_big.json",
+                "src/test/resources/topologies/single_50_big_BE.json",
+                "src/test/resources/workloadTraces/bitbrains-small",
+            ],
+        ),
+        (
+            "experiment_3.json",
+            &[
+                "src/test/resources/topologies/workflow_topology.json",
+                "src/test/resources/workloadTraces/workflow_example",
+            ],
+        ),
+        (
+            "features_experiment.json",
+            &[
+                "topologies/features/accelerated.json",
+                "topologies/features/battery.json",
+                "workload_traces/surf_week",
+            ],
+        ),
+        (
+            "jmh_taskScaling_experiment_100.json",
+            &[
+                "src/jmh/resources/topologies/taskScaling/topology_100.json",
+                "src/jmh/resources/workloadTraces/taskScaling/100_tasks",
+            ],
+        ),
+        (
+            "location_experiment.json",
+            &[
+                "topologies/2.datacenter_location_answers/surfsara_AT.json",
+                "topologies/2.datacenter_location_answers/surfsara_AU.json",
+                "topologies/2.datacenter_location_answers/surfsara_BE.json",
+                "topologies/2.datacenter_location_answers/surfsara_NL.json",
+                "workload_traces/surf_week",
+            ],
+        ),
+    ];
+    for (file, missing) in cases {
+        let path = samples(&format!("experiments/legacy/{file}"));
+        let e = experiment::load(&Disk, &path).expect_err(file);
+        assert!(matches!(e, LoadError::Unreadable(_)), "{file}: {e:#?}");
+        let errors = errors(e.diagnostics());
+        assert_eq!(errors.len(), missing.len(), "{file}: {errors:#?}");
+        for (d, m) in errors.iter().zip(missing) {
+            let named = d.file.as_deref().unwrap_or("");
+            assert!(named.ends_with(m), "{file}: {named} should end with {m}");
+            assert!(
+                d.message.contains("cannot read the file"),
+                "{file}: {}",
+                d.message
+            );
+        }
+    }
+    // experiment_2's prefab uses `name` (OpenDC ignores it and runs Mem): an error here, at the
+    // key, before any file is looked for.
+    let path = samples("experiments/legacy/experiment_2.json");
+    let e = experiment::load(&Disk, &path).unwrap_err();
+    assert!(matches!(e, LoadError::Invalid(_)), "{e:#?}");
+    let errors = errors(e.diagnostics());
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].path, "allocationPolicies[0].name");
+    assert_eq!((errors[0].line, errors[0].column), (Some(14), Some(13)));
+}
+
+#[test]
+fn sdk_experiments_say_what_cannot_be_resolved() {
+    let path = samples("experiments/sdk/timeshift-taskstopper.json");
+    let e = experiment::load(&Disk, &path).unwrap_err();
+    let errors = errors(e.diagnostics());
+    assert_eq!(errors.len(), 1, "{errors:#?}");
+    assert_eq!(errors[0].path, "workloads[0]");
+    assert!(
+        errors[0].message.contains("no `pathToFile`"),
+        "{}",
+        errors[0].message
+    );
+}
+
+/// The features experiment with its paths pointed at the samples (its own files are not in
+/// them): `accelerated.json` -> a GPU topology, `battery.json` -> a topology with a battery.
+fn features_copy(dir: &Scratch) -> PathBuf {
+    let battery = dir.file(
+        "battery.json",
+        r#"{"clusters": [{"name": "C01", "hosts": [{"name": "H01",
+            "cpu": {"coreCount": 16, "coreSpeed": 2100}, "memory": {"memorySize": 100000}}],
+            "powerSource": {"carbonTracePath": "carbon.parquet"},
+            "battery": {"capacity": 10.0, "chargingSpeed": 1000.0}}]}"#,
+    );
+    let text = text("experiments/legacy/features_experiment.json")
+        .replace(
+            "topologies/features/accelerated.json",
+            samples("topologies/legacy/Gpus/single_gpu_hosts.json")
+                .to_str()
+                .unwrap(),
+        )
+        .replace(
+            "topologies/features/battery.json",
+            battery.to_str().unwrap(),
+        )
+        .replace(
+            "workload_traces/surf_week",
+            samples("workloads/surf_week").to_str().unwrap(),
+        );
+    dir.file("features.json", text)
+}
+
+#[test]
+fn the_features_experiment_warns_about_everything_out_of_scope() {
+    let dir = Scratch::new("features");
+    let path = features_copy(&dir);
+    let exp = experiment::load(&Disk, &path).unwrap_or_else(|e| panic!("{e:#?}"));
+    // 2 topologies x 1 workload x 3 policies x 3 runs, seeds 7, 8, 9.
+    assert_eq!(exp.runs.len(), 18);
+    let seeds: Vec<u64> = exp.runs.iter().take(3).map(|r| r.seed).collect();
+    assert_eq!(seeds, [7, 8, 9]);
+    let w = &exp.warnings;
+    let count = |needle: &str| w.iter().filter(|d| d.message.contains(needle)).count();
+    assert_eq!(count("`failureModels`"), 1, "{w:#?}");
+    assert_eq!(count("`checkpointModels`"), 1, "{w:#?}");
+    assert_eq!(count("`maxNumFailures`"), 1, "{w:#?}");
+    assert_eq!(count("`sampleFraction` 0.5"), 1, "{w:#?}");
+    assert_eq!(count("`scalingPolicy: Perfect`"), 1, "{w:#?}");
+    assert!(w.iter().all(|d| !d.is_error()));
+    // The topologies' own warnings stay with them: GPU power, the battery; the battery's
+    // topology names a carbon trace that does not exist, which is a warning (SPEC 10).
+    let gpu = &exp.topologies[0].1;
+    assert!(warned(&gpu.warnings, "GPU power"), "{:#?}", gpu.warnings);
+    let battery = &exp.topologies[1];
+    assert!(
+        warned(&battery.1.warnings, "batteries"),
+        "{:#?}",
+        battery.1.warnings
+    );
+    assert!(battery.2.is_none());
+    assert_eq!(count("carbon.parquet"), 1, "{w:#?}");
+    // submissionTime 2024-03-01T00:00:00 moves the first submission there, and deferAll's
+    // deadlines follow the moved submissions.
+    let tasks = &exp.workloads[0].1.tasks;
+    let first = tasks.iter().map(|t| t.submission_ms).min().unwrap();
+    assert_eq!(first, 1_709_251_200_000);
+    assert_eq!(tasks[0].submission_ms, 1_709_251_200_000);
+    assert!(tasks
+        .iter()
+        .all(|t| t.deadline_ms == Some(t.submission_ms + 3 * t.duration_ms)));
+}
+
+#[test]
+fn experiment_3_with_its_files_runs_the_default_policy() {
+    let dir = Scratch::new("experiment3");
+    let text = text("experiments/legacy/experiment_3.json")
+        .replace(
+            "src/test/resources/topologies/workflow_topology.json",
+            samples("topologies/legacy/workflow_topology.json")
+                .to_str()
+                .unwrap(),
+        )
+        .replace(
+            "src/test/resources/workloadTraces/workflow_example",
+            samples("workloads/workflow_example").to_str().unwrap(),
+        );
+    let path = dir.file("experiment_3.json", text);
+    let exp = experiment::load(&Disk, &path).unwrap_or_else(|e| panic!("{e:#?}"));
+    assert_eq!((exp.name.as_str(), exp.runs.len()), ("simple", 1));
+    assert_eq!(exp.workloads[0].1.tasks.len(), 4);
+    assert!(
+        warned(&exp.workloads[0].1.warnings, "parents"),
+        "{:#?}",
+        exp.workloads[0].1.warnings
+    );
 }
