@@ -19,16 +19,23 @@ pub const PLACE_LIMIT: usize = 16 << 20;
 /// and column (converted to UTF-16 code units), saying what kind of document was expected.
 pub fn parse(text: &str, what: &str) -> Result<serde_json::Value, Diagnostic> {
     serde_json::from_str(text).map_err(|e| {
-        let message = format!(
-            "{what} is not valid JSON: {}",
-            strip_position(&e.to_string())
-        );
-        let d = Diagnostic::error("", message);
+        let full = e.to_string();
+        let reason = strip_position(&full);
+        let d = Diagnostic::error("", format!("{what} is not valid JSON: {reason}"));
         if e.line() == 0 {
             return d;
         }
         let index = LineIndex::new(text);
-        index.place(d, index.offset_of_byte_column(e.line(), e.column()))
+        let mut offset = index.offset_of_byte_column(e.line(), e.column());
+        // serde_json stops at the last character of a number too large for a double; the
+        // diagnostic points at the number, as the policy reader's does.
+        if reason == "number out of range" {
+            let bytes = text.as_bytes();
+            while offset > 0 && b"0123456789+-.eE".contains(&bytes[offset - 1]) {
+                offset -= 1;
+            }
+        }
+        index.place(d, offset)
     })
 }
 
@@ -137,6 +144,13 @@ mod tests {
         );
         assert_eq!(d.line, Some(2));
         assert_eq!(d.column, Some(8));
+    }
+
+    #[test]
+    fn a_number_out_of_range_is_placed_at_its_start() {
+        let d = parse("{\"a\": [1,\n  -12.5e999]}", "a workload").unwrap_err();
+        assert!(d.message.ends_with("number out of range"), "{}", d.message);
+        assert_eq!((d.line, d.column), (Some(2), Some(3)));
     }
 
     #[test]

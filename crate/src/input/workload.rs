@@ -694,16 +694,23 @@ pub fn read_csv_workload(text: &str) -> Result<Workload, Vec<Diagnostic>> {
         .clone();
     let csv_fields = &TASK_FIELDS[..11];
     let mut errors = Vec::new();
+    // A misspelt column is one error, which names the column it was probably meant to be; that
+    // column is then not also reported missing.
+    let mut meant = Vec::new();
     for (c, h) in headers.iter().enumerate() {
         if !csv_fields.contains(&h) {
+            let expected = match suggest(h, csv_fields).filter(|s| !headers.iter().any(|x| x == *s))
+            {
+                Some(s) => {
+                    meant.push(s);
+                    format!("did you mean `{s}`?")
+                }
+                None => format!("expected some of {}", csv_fields.join(", ")),
+            };
             errors.push(
                 Diagnostic::error(
                     h,
-                    format!(
-                        "row 1, column {}: unknown column `{h}`; expected some of {}",
-                        c + 1,
-                        csv_fields.join(", ")
-                    ),
+                    format!("row 1, column {}: unknown column `{h}`; {expected}", c + 1),
                 )
                 .at(1, 1),
             );
@@ -717,7 +724,7 @@ pub fn read_csv_workload(text: &str) -> Result<Workload, Vec<Diagnostic>> {
         "memory",
         "duration",
     ] {
-        if !headers.iter().any(|h| h == required) {
+        if !headers.iter().any(|h| h == required) && !meant.contains(&required) {
             errors.push(
                 Diagnostic::error(required, format!("row 1: missing the column `{required}`"))
                     .at(1, 1),
