@@ -1,0 +1,202 @@
+// The main thread's side of the worker: requests with ids and promises, and the trap guard.
+// Inputs are loaded through `load`, which keeps their text or bytes here; when a call traps
+// (or the page cancels), the worker is terminated, a fresh one started and every input loaded
+// again under new handles, so a trap never loses work. Callers hold input and run *refs*
+// ({id, handle}), never raw handles, and refs follow the reload.
+
+const parse = (text) => {
+  try { return JSON.parse(text); } catch (e) {
+    return { type: 'failure', errors: [{ severity: 'error', message: `unreadable answer: ${e.message}`, path: '' }] };
+  }
+};
+const failure = (message, extra = {}) => ({ type: 'failure', errors: [{ severity: 'error', message, path: '' }], ...extra });
+
+export class Engine {
+  constructor(url, { onRestart } = {}) {
+    this.url = url;
+    this.onRestart = onRestart;
+    this.nextId = 1;
+    this.pending = new Map();
+    this.inputs = new Map(); // ref id -> {fn, args, ref}
+    this.runs = new Map(); // ref id -> {args, ref}
+    this.generation = 0;
+    this.exports = [];
+    this.restarts = 0;
+    this.start();
+  }
+
+  start() {
+    this.generation += 1;
+    const worker = new Worker(this.url, { type: 'module' });
+    this.worker = worker;
+    this.ready = new Promise((resolve) => {
+      worker.onmessage = ({ data }) => {
+        if ('ready' in data) {
+          if (data.ready) this.exports = data.exports;
+          else console.warn('wasm failed to start:', data.error);
+          resolve(data.ready);
+          return;
+        }
+        this.onMessage(data);
+      };
+    });
+    worker.onerror = (e) => {
+      e.preventDefault();
+      this.restart(`internal error: the worker failed (${e.message || 'no message'})`);
+    };
+  }
+
+  has(fn) { return this.exports.includes(fn); }
+
+  onMessage({ id, answer, progress, trapped }) {
+    const p = this.pending.get(id);
+    if (!p) return;
+    if (progress !== undefined) { p.onProgress?.(progress); return; }
+    this.pending.delete(id);
+    const parsed = parse(answer);
+    if (trapped) parsed.trapped = true;
+    Object.defineProperty(parsed, 'raw', { value: answer });
+    p.resolve(parsed);
+    if (trapped && !this.reloading) this.restart(null);
+  }
+
+  post(fn, args, onProgress) {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, { resolve, onProgress });
+      this.worker.postMessage({ id, fn, args });
+    });
+  }
+
+  /** Calls a wasm export; resolves to the parsed answer {type, value | errors}. */
+  async call(fn, ...args) {
+    await this.ready;
+    return this.post(fn, args);
+  }
+
+  /** Terminates the worker and starts a fresh one with every input loaded again. */
+  restart(message, extra = {}) {
+    this.worker.terminate();
+    for (const p of this.pending.values()) p.resolve(failure(message || 'internal error: the worker was restarted', extra));
+    this.pending.clear();
+    this.restarts += 1;
+    this.start();
+    const started = this.ready;
+    const generation = this.generation;
+    this.ready = started.then(async () => {
+      this.reloading = true;
+      for (const [id, item] of [...this.inputs]) {
+        if (this.generation !== generation) return this.ready; // restarted again meanwhile
+        const answer = await this.post(item.fn, item.args);
+        if (this.generation !== generation) return this.ready;
+        item.ref.handle = answer.type === 'success' ? handleOf(answer.value) : null;
+        if (answer.trapped) {
+          // This input traps the module even on its own: forget it and start clean once more.
+          this.inputs.delete(id);
+          this.reloading = false;
+          return this.restart(answer.errors[0].message);
+        }
+      }
+      this.reloading = false;
+      return true;
+    });
+    this.onRestart?.(message);
+    return this.ready;
+  }
+
+  /** Cancels whatever runs now (terminate and restart). */
+  cancel() { return this.restart('cancelled', { cancelled: true }); }
+
+  /** Loads an input once; the answer's value gains `ref` (kept for reloads) on success. */
+  async load(fn, ...args) {
+    const answer = await this.call(fn, ...args);
+    if (answer.type !== 'success') return answer;
+    const ref = { id: this.nextId++, handle: handleOf(answer.value) };
+    this.inputs.set(ref.id, { fn, args, ref });
+    return { ...answer, ref };
+  }
+
+  /** Loads a scenario file: refs for its topology, workload and carbon, reloaded together. */
+  async loadScenario(text) {
+    const answer = await this.call('loadScenario', text);
+    if (answer.type !== 'success') return answer;
+    const v = answer.value;
+    const part = (p) => (p ? { id: this.nextId++, handle: p.handle } : null);
+    const refs = { topology: part(v.topology), workload: part(v.workload), carbon: part(v.carbon) };
+    const ref = {
+      id: this.nextId++,
+      set handle(h) {
+        for (const k of Object.keys(refs)) if (refs[k]) refs[k].handle = h ? h[k] : null;
+      },
+    };
+    this.inputs.set(ref.id, { fn: 'loadScenario', args: [text], ref });
+    return { ...answer, refs };
+  }
+
+  release(ref) {
+    if (!ref) return;
+    this.inputs.delete(ref.id);
+    this.runs.delete(ref.id);
+    if (ref.handle != null) this.call('release', ref.handle);
+  }
+
+  handlesJson(inputs) {
+    return JSON.stringify({
+      topology: inputs.topology.handle,
+      workload: inputs.workload.handle,
+      carbon: inputs.carbon ? inputs.carbon.handle : null,
+    });
+  }
+
+  /** Runs inputs (refs) under a policy; resolves to the answer, its value {run: ref, result}. */
+  async run(inputs, policyText, options, onProgress) {
+    await this.ready;
+    const withProgress = onProgress && this.has('runWithProgress');
+    const args = [this.handlesJson(inputs), policyText, JSON.stringify(options)];
+    const started = performance.now();
+    const answer = withProgress
+      ? await this.post('runWithProgress', args, onProgress)
+      : await this.post('run', args);
+    if (answer.type !== 'success') return answer;
+    const ref = { id: this.nextId++, handle: answer.value.run, generation: this.generation };
+    this.runs.set(ref.id, { inputs, policyText, options, ref });
+    // The result's own text (the answer is {"type","value":{"run":N,"result":{...}}}), for downloads.
+    const raw = answer.raw || '';
+    const at = raw.indexOf('"result":');
+    const resultText = at >= 0 && raw.endsWith('}}') ? raw.slice(at + 9, -2) : JSON.stringify(answer.value.result);
+    return { ...answer, value: { ...answer.value, run: ref, ms: performance.now() - started, resultText } };
+  }
+
+  /** A run's handle in this worker, running it again after a restart. */
+  async runHandle(ref) {
+    await this.ready;
+    if (ref.generation === this.generation) return ref.handle;
+    const item = this.runs.get(ref.id);
+    if (!item) return null;
+    const answer = await this.post('run', [this.handlesJson(item.inputs), item.policyText, JSON.stringify(item.options)]);
+    if (answer.type !== 'success') return null;
+    ref.handle = answer.value.run;
+    ref.generation = this.generation;
+    return ref.handle;
+  }
+
+  async explain(ref, taskId) {
+    const handle = await this.runHandle(ref);
+    if (handle == null) return failure('the run is no longer available; edit or re-run to explain');
+    return this.post('explain', [handle, taskId]);
+  }
+
+  async queueAt(ref, timeMs) {
+    const handle = await this.runHandle(ref);
+    if (handle == null) return failure('the run is no longer available');
+    return this.post('queueAt', [handle, timeMs]);
+  }
+}
+
+function handleOf(value) {
+  if (value && typeof value.handle === 'number') return value.handle;
+  if (value && value.topology) {
+    return { topology: value.topology?.handle, workload: value.workload?.handle, carbon: value.carbon?.handle ?? null };
+  }
+  return null;
+}

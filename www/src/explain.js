@@ -1,0 +1,105 @@
+// The explanation of one task: every decision the Rust `explain` recorded (deferral tests with
+// regime, reference intensity and slack; placements with the host table of filters and weighers,
+// ranks, the random draw and the aggregate sentence; pauses; a rejection), shown as given. Also
+// the searchable task list. All text goes in through textContent (h()).
+import { h } from './state.js';
+import { duration, utcLabel } from './timeline.js';
+
+const num = (v, digits = 3) => (v == null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(digits));
+const at = (ms, epoch) => `${utcLabel(ms + epoch, true, true)} (t = ${duration(ms)})`;
+const timeOf = (d) => d.timeMs ?? d.time_ms ?? d.nowMs ?? d.now_ms;
+
+function deferral(d, epoch) {
+  return h('div', { class: `decision deferral ${d.deferred ? 'deferred' : 'runs'}`, 'data-testid': 'decision-deferral' },
+    h('h4', {}, `${at(d.nowMs, epoch)}: ${d.deferred ? 'deferred' : 'not deferred'}`),
+    h('p', {}, d.reason),
+    h('dl', {},
+      h('dt', {}, 'regime'), h('dd', {}, `${d.regime} for ${d.taskLength} tasks`),
+      h('dt', {}, 'intensity'), h('dd', {}, `${num(d.currentIntensity, 2)} gCO₂/kWh now, reference ${num(d.referenceIntensity, 2)}`),
+      h('dt', {}, 'basis'), h('dd', {}, d.basis ? `${d.basis.kind === 'forecast' ? 'forecast of' : 'mean of the last'} ${d.basis.samples} samples` : '—'),
+      h('dt', {}, 'slack'), h('dd', {}, `${duration(d.slackMs)} (remaining ${duration(d.remainingMs)}, deadline ${d.deadlineMs == null ? 'none' : utcLabel(d.deadlineMs + epoch, true, true)})`),
+    ));
+}
+
+function placement(d, epoch, open) {
+  const p = d.placement;
+  const weighers = p.weighers || [];
+  const head = h('tr', {}, h('th', { scope: 'col' }, 'host'), h('th', { scope: 'col' }, 'filters'),
+    ...weighers.map((w) => h('th', { scope: 'col', title: `multiplier ${w.multiplier}; range ${num(w.min)}..${num(w.max)}${w.active ? '' : ' (adds nothing)'}` },
+      `${w.weigher}${w.active ? '' : ' (inactive)'}`, h('br'), h('small', {}, 'raw / norm × mult = contrib'))),
+    h('th', { scope: 'col' }, 'total'), h('th', { scope: 'col' }, p.scheduler === 'memorizing' ? 'bucket' : 'rank'));
+  const rows = p.hosts.map((r) => h('tr', { class: [r.passed ? 'pass' : 'fail', r.name === p.chosen ? 'chosen' : ''].join(' ') },
+    h('th', { scope: 'row' }, r.name, r.name === p.chosen ? ' ✔ chosen' : ''),
+    h('td', {}, r.passed ? 'pass' : `${r.rejectedBy}: ${r.reason || 'rejected'}`),
+    ...weighers.map((w, i) => {
+      const s = r.scores.find((x) => x.weigher === w.weigher) || r.scores[i];
+      return h('td', { class: 'num' }, s ? `${num(s.raw)} / ${num(s.normalized)} × ${num(s.multiplier)} = ${num(s.contribution)}` : '');
+    }),
+    h('td', { class: 'num' }, num(r.total)),
+    h('td', { class: 'num' }, p.scheduler === 'memorizing' ? num(r.bucket) : num(r.rank))));
+  const draw = p.draw
+    ? `random draw: index ${p.draw.index} among the best ${p.draw.among} (generator output${p.draw.values.length > 1 ? 's' : ''} ${p.draw.values.join(', ')})`
+    : `no random draw (subset ${p.subset} of ${p.candidates} candidates)`;
+  return h('details', { class: 'decision placement', open, 'data-testid': 'decision-placement' },
+    h('summary', {}, `${at(timeOf(d), epoch)}: `, h('strong', { 'data-testid': 'placement-summary' }, p.summary)),
+    h('p', {}, `${p.scheduler} scheduler; ${p.candidates} candidates; ${draw}`),
+    h('div', { class: 'table-scroll' }, h('table', { class: 'host-table', 'data-testid': 'host-table' }, h('thead', {}, head), h('tbody', {}, rows))));
+}
+
+/** Renders the explanation of `task` into `el`. */
+export function renderExplanation(el, task, answer, epoch) {
+  el.replaceChildren();
+  const head = h('div', { class: 'explain-head' },
+    h('h3', {}, `${task.name} `, h('small', {}, `id ${task.id}`)),
+    h('p', {}, `${task.state}; submitted ${at(task.submitMs, epoch)}; ${task.startMs == null ? 'never started' : `started ${at(task.startMs, epoch)}`}; waited ${duration(task.waitMs)}; ${task.cpuCount} cores, ${task.memoryMib} MiB, runs ${duration(task.durationMs)}${task.reason ? `; ${task.reason}` : ''}`));
+  el.append(head);
+  if (answer.type !== 'success') {
+    el.append(h('p', { class: 'error', 'data-testid': 'explain-error' }, answer.errors.map((e) => e.message).join('; ')));
+    return;
+  }
+  const decisions = answer.value.decisions;
+  let firstPlacement = true;
+  const items = decisions.map((d) => {
+    if (d.kind === 'deferral') return deferral(d, epoch);
+    if (d.kind === 'placement') {
+      const chosen = !!d.placement.chosen;
+      const node = placement(d, epoch, chosen || (firstPlacement && decisions.length < 4));
+      firstPlacement = false;
+      return node;
+    }
+    if (d.kind === 'pause') {
+      return h('div', { class: 'decision pause', 'data-testid': 'decision-pause' },
+        h('h4', {}, `${at(timeOf(d), epoch)}: paused by the task stopper`),
+        h('p', {}, `remaining work ${duration(d.remainingMs ?? d.remaining_ms)}`));
+    }
+    if (d.kind === 'rejection') {
+      return h('div', { class: 'decision rejection', 'data-testid': 'decision-rejection' },
+        h('h4', {}, `${at(timeOf(d), epoch)}: rejected`), h('p', {}, d.reason));
+    }
+    return h('pre', {}, JSON.stringify(d, null, 2));
+  });
+  el.append(h('p', {}, `${decisions.length} decision${decisions.length === 1 ? '' : 's'}${answer.value.omitted ? ` (${answer.value.omitted} more not kept)` : ''}`), ...items);
+}
+
+/** The searchable list of tasks of a result; `onPick(taskId)`. */
+export function createTaskList(el, onPick) {
+  const input = h('input', { type: 'search', id: 'task-search', placeholder: 'id or name', 'data-testid': 'task-search', 'aria-label': 'Search tasks by id or name' });
+  const list = h('ul', { class: 'task-list', 'data-testid': 'task-list' });
+  const note = h('p', { class: 'note' });
+  el.append(h('label', { for: 'task-search' }, 'Find a task '), input, note, list);
+  let tasks = [];
+  const render = () => {
+    const q = input.value.trim().toLowerCase();
+    const found = [];
+    for (const t of tasks) {
+      if (!q || t.id.toLowerCase().includes(q) || t.name.toLowerCase().includes(q)) found.push(t);
+      if (found.length > 100) break;
+    }
+    list.replaceChildren(...found.slice(0, 100).map((t) => h('li', {},
+      h('button', { type: 'button', 'data-task': t.id, onclick: () => onPick(t.id) },
+        `${t.name} (${t.id}) — ${t.state}${t.waitMs ? `, waited ${duration(t.waitMs)}` : ''}${t.deferrals.length ? ', deferred' : ''}`))));
+    note.textContent = found.length > 100 ? 'showing the first 100 matches; type to narrow' : `${found.length} match${found.length === 1 ? '' : 'es'}`;
+  };
+  input.addEventListener('input', render);
+  return { setTasks(t) { tasks = t; render(); } };
+}

@@ -1,0 +1,342 @@
+// The page: wires the views to the two workers (one simulates, one checks policies so that the
+// editor stays responsive during long runs) and runs the live loop: every edit is checked
+// (debounced 150 ms) and, when the policy has no errors, simulated again; while it has errors
+// the last good result stays on screen, marked stale.
+import { Engine } from './engine.js';
+import { state, on, emit, h, runOptions, diagText } from './state.js';
+import { createPolicyPanel } from './editor.js';
+import { createScenarioPanel, SAMPLES } from './scenario.js';
+import { Timeline, TimeView, buildModel, utcLabel } from './timeline.js';
+import { renderExplanation, createTaskList } from './explain.js';
+import { renderMetrics } from './metrics.js';
+import { createCompare } from './compare.js';
+import { createGallery } from './gallery.js';
+import { encodeShare, decodeShare, saveLocal, loadLocal } from './share.js';
+
+const $ = (id) => document.getElementById(id);
+const WORKER = new URL('./worker.js', import.meta.url);
+const pretty = (v) => JSON.stringify(v, null, 2);
+
+const notice = (text, kind = 'info') => {
+  const el = $('notice');
+  el.textContent = text;
+  el.className = `notice ${kind}`;
+  el.hidden = !text;
+};
+
+const sim = new Engine(WORKER, {
+  onRestart: (message) => notice(message === 'cancelled'
+    ? 'Run cancelled; the engine restarted and your inputs were loaded again.'
+    : `The engine hit an internal error and was restarted; your inputs were loaded again. ${message || ''}`, message === 'cancelled' ? 'info' : 'error'),
+});
+const lint = new Engine(WORKER);
+const view = new TimeView();
+let panelA, compare, scenario, timelines, taskList;
+let suspended = true;
+let debounce = null;
+
+// ---- the live loop ---------------------------------------------------------------------------
+
+function edited() {
+  saveLocal({ policy: state.policy, policyB: state.policyB });
+  clearTimeout(debounce);
+  debounce = setTimeout(checkAndRun, 150);
+}
+
+async function checkAndRun() {
+  if (suspended) return;
+  const texts = [state.policy, state.policyB];
+  const answers = await Promise.all(texts.map((t) => (t == null ? null : lint.call('check', t))));
+  if (texts[0] !== state.policy || texts[1] !== state.policyB) return; // edited meanwhile
+  const okA = panelA.showCheck(answers[0]);
+  const okB = answers[1] ? compare.panel().showCheck(answers[1]) : true;
+  setStale(!(okA && okB), 'the policy has errors; showing the last good result');
+  if (!state.stale) requestRun();
+}
+
+function setStale(stale, why) {
+  state.stale = stale;
+  $('results').classList.toggle('stale', stale);
+  $('stale-badge').hidden = !stale;
+  $('stale-badge').textContent = stale ? `stale: ${why}` : '';
+  for (const t of timelines) t.setStale(stale);
+}
+
+let running = false, again = false;
+async function requestRun() {
+  if (suspended || state.stale || !state.inputs.topology || !state.inputs.workload) return;
+  if (running) { again = true; return; }
+  running = true;
+  try {
+    do { again = false; await doRun(); } while (again && !state.stale);
+  } finally { running = false; }
+}
+
+async function doRun() {
+  const inputs = { ...state.inputs };
+  const policies = [state.policy, state.policyB];
+  const options = runOptions();
+  const status = $('run-status');
+  status.textContent = 'running…';
+  status.dataset.state = 'running';
+  $('cancel').disabled = false;
+  const bar = $('progress');
+  const show = setTimeout(() => { bar.hidden = false; }, 200);
+  const progress = (part) => (f) => { bar.value = (part + f) / (policies[1] == null ? 1 : 2); };
+  const started = performance.now();
+  const a = await sim.run(inputs, policies[0], options, progress(0));
+  const b = policies[1] != null && a.type === 'success' ? await sim.run(inputs, policies[1], options, progress(1)) : null;
+  clearTimeout(show);
+  bar.hidden = true; bar.value = 0;
+  $('cancel').disabled = true;
+  if (a.cancelled || b?.cancelled) {
+    status.textContent = 'cancelled';
+    status.dataset.state = 'cancelled';
+    return;
+  }
+  const failed = [a, b].find((x) => x && x.type !== 'success');
+  if (failed) {
+    $('run-errors').replaceChildren(...failed.errors.map((e) => h('li', {}, diagText(e))));
+    status.textContent = 'the run failed';
+    status.dataset.state = 'failed';
+    $('results').classList.add('stale');
+    return;
+  }
+  $('run-errors').replaceChildren();
+  for (const old of state.results) if (old) sim.release(old.run);
+  const wall = performance.now() - started;
+  state.results = [a.value, b && b.value];
+  showResults();
+  const ms = Math.round(wall);
+  status.textContent = `done in ${ms} ms${b ? ' (both policies)' : ''}`;
+  status.dataset.state = 'done';
+  status.dataset.ms = String(ms);
+  emit('results');
+}
+
+// ---- results ---------------------------------------------------------------------------------
+
+function showResults() {
+  const [a, b] = state.results;
+  $('results').classList.toggle('stale', state.stale);
+  renderMetrics($('metrics'), a.result.metrics, b?.result.metrics, ['A', 'B']);
+  const warnings = [...a.result.warnings.map((w) => ['', w]), ...(b ? b.result.warnings.map((w) => ['B: ', w]) : [])];
+  $('warnings').replaceChildren(...warnings.map(([p, w]) => h('li', { class: w.severity }, p + diagText(w))));
+  const models = [buildModel(a.result), b ? buildModel(b.result) : null];
+  const end = Math.max(...models.filter(Boolean).map((m) => m.endMs));
+  if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
+  timelines[0].setModel(models[0], state.stale);
+  timelines[1].setModel(models[1], state.stale);
+  $('timeline-b-wrap').hidden = !b;
+  $('timeline-a-label').textContent = b ? 'A' : '';
+  taskList.setTasks(a.result.tasks);
+  const sel = state.selected;
+  if (sel) {
+    const r = state.results[sel.which];
+    const idx = r ? models[sel.which].taskIndex.get(sel.taskId) : undefined;
+    timelines[sel.which].select(idx ?? -1);
+    if (idx != null && (a.ms || 0) < 400) explainTask(sel.which, sel.taskId);
+    else $('explain-note').textContent = 'the explanation below is from an earlier run; click the task again to refresh it';
+  }
+  if (view.cursorMs != null) showQueue(view.cursorMs);
+}
+
+async function explainTask(which, taskId) {
+  const r = state.results[which];
+  if (!r) return;
+  const m = timelines[which].model;
+  const idx = m.taskIndex.get(taskId);
+  if (idx == null) return;
+  state.selected = { which, taskId };
+  timelines[which].select(idx);
+  timelines[1 - which].select(-1);
+  const el = $('explanation');
+  $('explain-note').textContent = `explaining ${which ? 'B' : 'A'}: task ${taskId}…`;
+  el.setAttribute('aria-busy', 'true');
+  const answer = await sim.explain(r.run, taskId);
+  if (state.selected?.taskId !== taskId) return;
+  el.removeAttribute('aria-busy');
+  $('explain-note').textContent = state.results[1] ? `policy ${which ? 'B' : 'A'}` : '';
+  renderExplanation(el, r.result.tasks[idx], answer, r.result.startEpochMs);
+}
+
+/** The queue at the time cursor: from queueAt when the build has it, else read off the result. */
+async function showQueue(ms) {
+  const el = $('queue');
+  const parts = [];
+  for (const [i, r] of state.results.entries()) {
+    if (!r) continue;
+    const tasks = timelines[i].model.tasks, byId = timelines[i].model.taskIndex;
+    const name = (id) => { const t = tasks[byId.get(id)]; return t ? `${t.name} (${id})` : id; };
+    let q;
+    if (sim.has('queueAt')) {
+      const a = await sim.queueAt(r.run, ms);
+      if (a.type !== 'success') { parts.push(h('p', { class: 'error' }, a.errors.map(diagText).join('; '))); continue; }
+      q = a.value;
+    } else {
+      q = { timeMs: ms, running: [], queue: [], deferred: [], derived: true };
+      for (const t of tasks) {
+        const run = t.runs.find((x) => x.fromMs <= ms && ms < x.toMs);
+        if (run) { q.running.push({ taskId: t.id, host: run.host }); continue; }
+        const d = t.deferrals.find((x) => x.fromMs <= ms && ms < x.toMs);
+        if (d) { q.deferred.push({ taskId: t.id, reason: 'deferred (from the result)' }); continue; }
+        if (t.submitMs <= ms && ms < (t.startMs ?? t.finishMs)) q.queue.push({ taskId: t.id, position: q.queue.length + 1, reason: 'waiting (from the result)' });
+      }
+    }
+    const label = state.results[1] ? `${i ? 'B' : 'A'}: ` : '';
+    parts.push(h('div', { class: 'queue-block', 'data-testid': `queue-${i ? 'b' : 'a'}` },
+      h('h4', {}, `${label}${utcLabel(q.timeMs + r.result.startEpochMs, true, true)} UTC: ${q.running.length} running, ${q.queue.length} queued, ${q.deferred.length} deferred${q.derived ? ' (read off the result: this build has no queueAt)' : ''}`),
+      q.queue.length ? h('ol', { class: 'queue-list', 'data-testid': 'queue-list' }, q.queue.slice(0, 50).map((e) => h('li', {},
+        h('button', { type: 'button', onclick: () => explainTask(i, e.taskId) }, name(e.taskId)), ` ${e.position === 1 ? 'head of the queue' : `#${e.position}`}: ${e.reason}`))) : h('p', {}, 'the queue is empty'),
+      q.queue.length > 50 ? h('p', {}, `and ${q.queue.length - 50} more`) : null,
+      q.deferred.length ? h('details', {}, h('summary', {}, `${q.deferred.length} deferred`),
+        h('ul', {}, q.deferred.slice(0, 100).map((e) => h('li', {}, `${name(e.taskId)}: ${e.reason}`)))) : null,
+      q.running.length ? h('details', {}, h('summary', {}, `${q.running.length} running`),
+        h('ul', {}, q.running.slice(0, 200).map((e) => h('li', {}, `${name(e.taskId)} on ${e.host}`)))) : null));
+  }
+  el.replaceChildren(...parts);
+}
+
+// ---- share, lessons, exports -----------------------------------------------------------------
+
+async function applyState(s, caption = null) {
+  suspended = true;
+  try {
+    panelA.setText(s.policy);
+    state.policy = s.policy;
+    compare.set(s.policyB != null, s.policyB);
+    if (state.sample !== s.sample || !state.inputs.workload) {
+      view.needsReset = true;
+      if (!(await scenario.loadSample(s.sample))) return;
+    }
+    scenario.setOptions(s.options);
+    $('lesson-caption').replaceChildren(...(caption ? [h('strong', {}, caption.title), h('br'), caption.caption[0], h('br'), caption.caption[1]] : []));
+    $('lesson-caption').hidden = !caption;
+  } finally {
+    suspended = false;
+  }
+  saveLocal({ policy: state.policy, policyB: state.policyB });
+  await checkAndRun();
+}
+
+function share() {
+  const out = $('share-url');
+  if (!state.sample) {
+    out.value = '';
+    notice('A link can hold the embedded samples only; for your own files, download the scenario (Export) and share that.', 'info');
+    return;
+  }
+  const hash = encodeShare({ sample: state.sample, policy: state.policy, policyB: state.policyB, options: state.options });
+  history.replaceState(null, '', hash);
+  out.value = location.href;
+  out.hidden = false;
+  out.select();
+  navigator.clipboard?.writeText(location.href).then(() => notice('Link copied.', 'info'), () => {});
+}
+
+function download(name, data, type = 'application/json') {
+  const url = URL.createObjectURL(data instanceof Blob ? data : new Blob([data], { type }));
+  const a = h('a', { href: url, download: name });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+
+const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
+
+function createExports(el) {
+  const button = (label, testid, fn, needs) => {
+    if (needs && !sim.has(needs)) return null;
+    return h('button', { type: 'button', 'data-testid': testid, onclick: fn }, label);
+  };
+  const args = (policy) => [sim.handlesJson(state.inputs), policy, JSON.stringify(runOptions())];
+  const fail = (a) => notice(`Export failed: ${a.errors.map(diagText).join('; ')}`, 'error');
+  el.append(...[
+    button('Result (JSON)', 'export-result', () => {
+      const r = state.results[0];
+      if (r) download('result.json', r.resultText);
+      if (state.results[1]) download('result-B.json', state.results[1].resultText);
+    }),
+    button('Scenario file', 'export-scenario', async () => {
+      const a = await sim.call('exportScenario', ...args(state.policy));
+      if (a.type === 'success') download('scenario.json', typeof a.value === 'string' ? a.value : pretty(a.value)); else fail(a);
+    }, 'exportScenario'),
+    button('OpenDC experiment', 'export-opendc', async () => {
+      const a = await sim.call('exportOpenDcExperiment', ...args(state.policy));
+      if (a.type !== 'success') return fail(a);
+      download('experiment.json', pretty(a.value.experiment));
+      download('topology.json', pretty(a.value.topology));
+    }, 'exportOpenDcExperiment'),
+    button('Workload (parquet)', 'export-parquet', async () => {
+      const a = await sim.call('exportWorkloadParquet', state.inputs.workload.handle);
+      if (a.type !== 'success') return fail(a);
+      download('tasks.parquet', new Blob([fromBase64(a.value.tasks)]));
+      download('fragments.parquet', new Blob([fromBase64(a.value.fragments)]));
+    }, 'exportWorkloadParquet'),
+  ].filter(Boolean));
+}
+
+// ---- start -----------------------------------------------------------------------------------
+
+async function start() {
+  await Promise.all([sim.ready, lint.ready]);
+  const [schema, prefabs, def] = await Promise.all([lint.call('policySchema'), lint.call('prefabs'), lint.call('defaultPolicy')]);
+  if ([schema, prefabs, def].some((a) => a.type !== 'success')) {
+    notice('The policy engine did not start; reload the page.', 'error');
+    return;
+  }
+  const saved = loadLocal();
+  let initial = {
+    sample: 'teaching',
+    policy: typeof saved?.policy === 'string' ? saved.policy : pretty(def.value),
+    policyB: typeof saved?.policyB === 'string' ? saved.policyB : null,
+    options: { seed: 0, quantumMs: 1000, hostCounts: {} },
+  };
+  const shared = decodeShare(location.hash, SAMPLES);
+  if (shared?.error) notice(`${shared.error}; kept your current work.`, 'error');
+  else if (shared) initial = shared;
+  state.policy = initial.policy;
+
+  panelA = createPolicyPanel($('policy-a'), {
+    id: 'A', title: 'Policy', schema: schema.value, prefabs: prefabs.value, lint, doc: initial.policy,
+    onChange: (t) => { state.policy = t; edited(); },
+  });
+  compare = createCompare($('compare-toggle'), $('policy-b'), {
+    schema: schema.value, prefabs: prefabs.value, lint, onChange: () => edited(),
+  });
+  on('compare', (on) => { $('timeline-b-wrap').hidden = !on || !state.results[1]; });
+  scenario = createScenarioPanel($('scenario'), { engine: sim, onPolicy: (t) => panelA.setText(t) });
+  await scenario.init();
+  on('inputs', () => { view.needsReset = true; requestRun(); });
+  on('options', () => requestRun());
+
+  const onCursor = (ms) => showQueue(ms);
+  timelines = [
+    new Timeline($('timeline-a'), view, { label: 'Timeline of policy A', testid: 'timeline-a', onSelect: (id) => explainTask(0, id), onCursor }),
+    new Timeline($('timeline-b'), view, { label: 'Timeline of policy B', testid: 'timeline-b', onSelect: (id) => explainTask(1, id), onCursor }),
+  ];
+  $('cursor-mode').addEventListener('change', (e) => { for (const t of timelines) t.cursorMode = e.target.checked; });
+  $('zoom-reset').addEventListener('click', () => view.set(view.min, view.max));
+  taskList = createTaskList($('task-finder'), (id) => explainTask(0, id));
+  createGallery($('gallery'), (lesson) => applyState({
+    sample: 'teaching', policy: lesson.a, policyB: lesson.b, options: { seed: 0, quantumMs: 1000, hostCounts: lesson.hostCounts },
+  }, lesson));
+  createExports($('exports'));
+  $('cancel').addEventListener('click', () => sim.cancel());
+  $('share').addEventListener('click', share);
+  window.addEventListener('hashchange', () => {
+    const s = decodeShare(location.hash, SAMPLES);
+    if (s?.error) notice(`${s.error}; kept your current work.`, 'error');
+    else if (s) applyState(s);
+  });
+
+  await applyState(initial);
+  window.__playground = { sim, lint, state, view, timelines, ready: true };
+  document.body.dataset.ready = 'true';
+}
+
+start().catch((e) => {
+  console.error(e);
+  notice(`The page failed to start: ${e.message}`, 'error');
+});

@@ -1,0 +1,271 @@
+// The scenario panel: the embedded samples, file loaders (buttons and drag-and-drop) for OpenDC
+// workloads (tasks.parquet + fragments.parquet), JSON/CSV workloads, topologies, carbon traces
+// (parquet/CSV/JSON) and whole scenario files, each parsed once by the wasm loaders and kept as
+// a ref; a failed load shows its message beside its loader and changes nothing else. Also the
+// seed, the quantum and the host count of each cluster/host group.
+import { state, emit, h, diagText } from './state.js';
+import { utcLabel } from './timeline.js';
+
+export const SAMPLES = {
+  teaching: { label: 'Teaching (7 hosts, 200 tasks, NL carbon)' },
+  surf_week: { label: 'surf_week (277 hosts, 6295 tasks, 2.3 M fragments)' },
+};
+
+const KINDS = ['topology', 'workload', 'carbon'];
+const ext = (name) => (name.match(/\.([a-z0-9]+)$/i)?.[1] || '').toLowerCase();
+const bytes = async (file) => new Uint8Array(await file.arrayBuffer());
+
+function summaryText(kind, s) {
+  if (!s) return kind === 'carbon' ? 'none (no carbon figures, no time-shifting)' : 'none';
+  const span = s.fromMs != null ? `, ${utcLabel(s.fromMs, true, true)} → ${utcLabel(s.toMs, true, true)} UTC` : '';
+  if (kind === 'topology') return `${s.hosts} hosts: ${s.hostGroups.map((g) => `${g.key} × ${g.count}`).join(', ')}`;
+  if (kind === 'workload') return `${s.tasks.toLocaleString('en-US')} tasks, ${s.fragments.toLocaleString('en-US')} fragments${span}`;
+  return `${s.samples} samples${span}`;
+}
+
+export function createScenarioPanel(el, { engine, onPolicy }) {
+  const msg = {}, summary = {};
+  const picker = h('select', { id: 'sample-select', 'data-testid': 'sample-select' },
+    ...Object.entries(SAMPLES).map(([k, v]) => h('option', { value: k }, v.label)),
+    h('option', { value: '', disabled: true }, 'files you loaded'));
+  picker.addEventListener('change', () => picker.value && loadSample(picker.value));
+  const status = h('p', { class: 'status', 'data-testid': 'scenario-status', 'aria-live': 'polite' });
+
+  const loader = (kind, label, accept, multiple) => {
+    const input = h('input', { type: 'file', id: `load-${kind}`, accept, multiple, 'data-testid': `load-${kind}` });
+    input.addEventListener('change', () => { if (input.files.length) loadFiles(kind, [...input.files]).finally(() => { input.value = ''; }); });
+    msg[kind] = h('p', { class: 'loader-msg', 'data-testid': `msg-${kind}`, 'aria-live': 'polite' });
+    summary[kind] = h('span', { class: 'summary', 'data-testid': `summary-${kind}` });
+    return h('div', { class: 'loader' },
+      h('label', { for: `load-${kind}` }, label), input,
+      kind === 'carbon' ? h('button', { type: 'button', 'data-testid': 'carbon-none', onclick: () => setInput('carbon', null, null, 'none') }, 'no carbon') : null,
+      kind !== 'scenario' ? h('div', {}, 'in use: ', summary[kind]) : null,
+      msg[kind]);
+  };
+
+  const drop = h('div', { class: 'drop', 'data-testid': 'drop-zone', tabindex: '-1' },
+    'Drop files here: tasks.parquet + fragments.parquet, a workload (.json/.csv), a topology (.json), a carbon trace (.parquet/.csv/.json) or a scenario (.json).');
+  drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
+  drop.addEventListener('dragleave', () => drop.classList.remove('over'));
+  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); dropped([...e.dataTransfer.files]); });
+
+  const seed = h('input', { type: 'number', id: 'seed', min: '0', step: '1', value: '0', 'data-testid': 'seed' });
+  const quantum = h('input', { type: 'number', id: 'quantum', min: '1', step: '1', value: '1000', 'data-testid': 'quantum' });
+  const counts = h('div', { class: 'host-counts', 'data-testid': 'host-counts' });
+  const newSeed = h('button', { type: 'button', 'data-testid': 'new-seed' }, 'new random seed');
+  seed.addEventListener('change', () => {
+    const v = Number(seed.value);
+    if (Number.isSafeInteger(v) && v >= 0) { state.options.seed = v; emit('options'); }
+  });
+  quantum.addEventListener('change', () => {
+    const v = Number(quantum.value);
+    if (Number.isSafeInteger(v)) { state.options.quantumMs = v; emit('options'); }
+  });
+  newSeed.addEventListener('click', async () => {
+    let v = null;
+    if (engine.has('newSeed')) {
+      const a = await engine.call('newSeed');
+      if (a.type === 'success') v = a.value;
+    }
+    if (v == null) v = crypto.getRandomValues(new Uint32Array(1))[0];
+    state.options.seed = v; seed.value = String(v); emit('options');
+  });
+
+  el.append(
+    h('div', { class: 'row' }, h('label', { for: 'sample-select' }, 'Sample '), picker),
+    status,
+    h('details', { class: 'loaders' }, h('summary', {}, 'Load your own files'),
+      loader('workload', 'Workload: tasks.parquet + fragments.parquet, or .json / .csv ', '.parquet,.json,.csv', true),
+      loader('topology', 'Topology (OpenDC JSON) ', '.json', false),
+      loader('carbon', 'Carbon trace (.parquet, .csv, .json) ', '.parquet,.csv,.json', false),
+      loader('scenario', 'Whole scenario file (.json) ', '.json', false),
+      drop),
+    h('div', { class: 'row options' }, h('label', { for: 'seed' }, 'Seed '), seed, newSeed),
+    h('div', { class: 'row options' }, h('label', { for: 'quantum' }, 'Scheduling quantum (ms) '), quantum),
+    h('h3', {}, 'Hosts per group'), counts);
+
+  let limits = null;
+  const tooBig = (files) => {
+    const f = limits && files.find((x) => x.size > limits.maxFileBytes);
+    return f ? `${f.name} is ${(f.size / 2 ** 20).toFixed(1)} MiB; the page takes files up to ${(limits.maxFileBytes / 2 ** 20).toFixed(0)} MiB (use the CLI for larger ones)` : null;
+  };
+
+  function renderCounts() {
+    const s = state.summaries.topology;
+    counts.replaceChildren();
+    if (!s) return;
+    for (const g of s.hostGroups) {
+      const id = `count-${g.key.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+      const input = h('input', { type: 'number', id, min: '0', step: '1', value: String(state.options.hostCounts[g.key] ?? g.count), 'data-testid': `count-${g.key}`, 'data-key': g.key });
+      input.addEventListener('change', () => {
+        const v = Number(input.value);
+        if (!Number.isSafeInteger(v) || v < 0) return;
+        if (v === g.count) delete state.options.hostCounts[g.key];
+        else state.options.hostCounts[g.key] = v;
+        emit('options');
+      });
+      counts.append(h('div', { class: 'count' }, h('label', { for: id }, `${g.key} (${g.cores} cores, ${(g.memoryMib / 1024).toFixed(0)} GiB) `), input));
+    }
+  }
+
+  function showSummaries() {
+    for (const k of KINDS) summary[k].textContent = summaryText(k, state.summaries[k]);
+    renderCounts();
+  }
+
+  /** Puts a loaded input in use, releasing the one it replaces. */
+  function setInput(kind, ref, s, source) {
+    const old = state.inputs[kind];
+    if (old && old !== ref && !Object.values(state.inputs).some((r, i) => r === old && KINDS[i] !== kind)) engine.release(old);
+    state.inputs[kind] = ref;
+    state.summaries[kind] = s;
+    state.sources[kind] = source;
+    if (kind === 'topology') state.options.hostCounts = {};
+    state.sample = KINDS.every((k) => state.sources[k] === state.sources.topology) && SAMPLES[state.sources.topology] ? state.sources.topology : null;
+    picker.value = state.sample || '';
+    showSummaries();
+    if (kind !== 'carbon' || ref || source === 'none') emit('inputs', { kind });
+  }
+
+  function fail(kind, answer, what) {
+    msg[kind].textContent = `${what}: ${answer.errors.map(diagText).join('; ')}`;
+    msg[kind].classList.add('error');
+  }
+  function ok(kind, text) { msg[kind].textContent = text; msg[kind].classList.remove('error'); }
+
+  async function loadFiles(kind, files) {
+    const big = tooBig(files);
+    if (big) { msg[kind].textContent = big; msg[kind].classList.add('error'); return false; }
+    const names = files.map((f) => f.name).join(' + ');
+    ok(kind, `loading ${names}…`);
+    if (kind === 'scenario') return loadScenarioText(await files[0].text(), names);
+    let answer;
+    if (kind === 'topology') answer = await engine.load('loadTopology', await files[0].text());
+    else if (kind === 'carbon') {
+      const e = ext(files[0].name);
+      if (!['parquet', 'csv', 'json'].includes(e)) { fail(kind, { errors: [{ message: 'a carbon trace is .parquet, .csv or .json' }] }, names); return false; }
+      answer = await engine.load('loadCarbon', await bytes(files[0]), e);
+    } else {
+      const parquet = files.filter((f) => ext(f.name) === 'parquet');
+      if (parquet.length) {
+        const fragments = parquet.find((f) => /frag/i.test(f.name));
+        const tasks = parquet.find((f) => f !== fragments);
+        if (parquet.length !== 2 || !fragments || !tasks) {
+          fail(kind, { errors: [{ message: 'an OpenDC workload is two files: tasks.parquet and fragments.parquet (select both)' }] }, names);
+          return false;
+        }
+        answer = await engine.load('loadWorkloadParquet', await bytes(tasks), await bytes(fragments));
+      } else {
+        const e = ext(files[0].name);
+        if (!['json', 'csv'].includes(e)) { fail(kind, { errors: [{ message: 'a workload is tasks.parquet + fragments.parquet, .json or .csv' }] }, names); return false; }
+        answer = await engine.load('loadWorkload', await files[0].text(), e);
+      }
+    }
+    if (answer.type !== 'success') { fail(kind, answer, names); return false; }
+    const warnings = answer.value.summary.warnings || [];
+    ok(kind, `loaded ${names}${warnings.length ? `; ${warnings.map(diagText).join('; ')}` : ''}`);
+    setInput(kind, answer.ref, answer.value.summary, `file:${names}`);
+    return true;
+  }
+
+  async function loadScenarioText(text, source, sample = null) {
+    const answer = await engine.loadScenario(text);
+    if (answer.type !== 'success') { fail(sample ? 'workload' : 'scenario', answer, source); return false; }
+    const v = answer.value;
+    const src = sample || `file:${source}`;
+    if (!sample) {
+      ok('scenario', `loaded ${source}${v.warnings.length ? `; ${v.warnings.map(diagText).join('; ')}` : ''}`);
+      if (v.policy != null) onPolicy(JSON.stringify(v.policy, null, 2));
+      state.options.seed = v.seed ?? 0;
+      state.options.quantumMs = v.quantumMs ?? 1000;
+      seed.value = String(state.options.seed);
+      quantum.value = String(state.options.quantumMs);
+    }
+    // One inputs event for the three parts.
+    const quiet = { topology: answer.refs.topology, workload: answer.refs.workload, carbon: answer.refs.carbon };
+    for (const k of KINDS) {
+      const old = state.inputs[k];
+      if (old && !Object.values(quiet).includes(old)) engine.release(old);
+      state.inputs[k] = quiet[k];
+      state.summaries[k] = v[k] ? v[k].summary : null;
+      state.sources[k] = src;
+    }
+    state.options.hostCounts = {};
+    state.sample = sample;
+    picker.value = sample || '';
+    showSummaries();
+    emit('inputs', { kind: 'scenario' });
+    return true;
+  }
+
+  async function loadSample(name) {
+    if (!SAMPLES[name]) { status.textContent = `no sample called ${name}`; return false; }
+    status.textContent = `loading the ${name} sample…`;
+    emit('busy', `loading ${name}`);
+    const get = async (p, as) => {
+      const r = await fetch(`samples/${name}/${p}`);
+      if (!r.ok) throw new Error(`samples/${name}/${p}: HTTP ${r.status}`);
+      return as === 'text' ? r.text() : new Uint8Array(await r.arrayBuffer());
+    };
+    try {
+      if (name === 'teaching') {
+        if (!(await loadScenarioText(await get('scenario.json', 'text'), 'teaching', 'teaching'))) return false;
+      } else {
+        const [topo, tasks, frags, carbon] = await Promise.all([
+          get('topology.json', 'text'), get('tasks.parquet'), get('fragments.parquet'), get('carbon.json')]);
+        const answers = [await engine.load('loadTopology', topo), await engine.load('loadWorkloadParquet', tasks, frags), await engine.load('loadCarbon', carbon, 'json')];
+        const bad = answers.find((a) => a.type !== 'success');
+        if (bad) { status.textContent = `the sample failed to load: ${bad.errors.map(diagText).join('; ')}`; return false; }
+        KINDS.forEach((k, i) => {
+          const old = state.inputs[k];
+          if (old) engine.release(old);
+          state.inputs[k] = answers[i].ref;
+          state.summaries[k] = answers[i].value.summary;
+          state.sources[k] = name;
+        });
+        state.options.hostCounts = {};
+        state.sample = name;
+        picker.value = name;
+        showSummaries();
+        emit('inputs', { kind: 'sample' });
+      }
+      status.textContent = `sample: ${name}`;
+      return true;
+    } catch (e) {
+      status.textContent = `the sample failed to load: ${e.message}`;
+      return false;
+    }
+  }
+
+  async function dropped(files) {
+    const byKind = { workload: [], topology: [], carbon: [], scenario: [] };
+    for (const f of files) {
+      const e = ext(f.name);
+      if (e === 'parquet') (/frag|task/i.test(f.name) ? byKind.workload : byKind.carbon).push(f);
+      else if (e === 'csv') byKind[/carbon_intensity/.test(await f.slice(0, 4096).text()) ? 'carbon' : 'workload'].push(f);
+      else if (e === 'json') {
+        const head = await f.slice(0, 65536).text();
+        const key = (k) => new RegExp(`"${k}"\\s*:`).test(head);
+        if (key('workload') && key('topology')) byKind.scenario.push(f);
+        else if (key('clusters')) byKind.topology.push(f);
+        else if (key('tasks')) byKind.workload.push(f);
+        else byKind.carbon.push(f);
+      } else { msg.scenario.textContent = `${f.name}: not a file the playground reads`; msg.scenario.classList.add('error'); }
+    }
+    for (const k of ['scenario', 'topology', 'workload', 'carbon']) if (byKind[k].length) await loadFiles(k, byKind[k]);
+  }
+
+  return {
+    loadSample,
+    async init() {
+      if (engine.has('limits')) { const a = await engine.call('limits'); if (a.type === 'success') limits = a.value; }
+    },
+    setOptions(o) {
+      state.options = { seed: o.seed ?? 0, quantumMs: o.quantumMs ?? 1000, hostCounts: { ...(o.hostCounts || {}) } };
+      seed.value = String(state.options.seed);
+      quantum.value = String(state.options.quantumMs);
+      renderCounts();
+    },
+    showSummaries,
+  };
+}

@@ -1,0 +1,61 @@
+// The page's state: one object, and a tiny event bus. Views read `state` and listen to events;
+// only main.js and the view that owns a field write it.
+//   inputs:   {topology, workload, carbon} refs from engine.load*, with their summaries
+//   sources:  what each input came from (a sample name or file names), for the share URL
+//   policy / policyB: editor texts (policyB is null unless compare mode is on)
+//   options:  {seed, quantumMs, hostCounts}
+//   results:  [{result, run, text, ms}] for A and B; stale: the policy has errors
+export const state = {
+  sample: 'teaching',
+  inputs: { topology: null, workload: null, carbon: null },
+  summaries: { topology: null, workload: null, carbon: null },
+  sources: { topology: null, workload: null, carbon: null },
+  policy: '',
+  policyB: null,
+  options: { seed: 0, quantumMs: 1000, hostCounts: {} },
+  results: [null, null],
+  stale: false,
+  selected: null, // task id
+  cursorMs: null,
+};
+
+const listeners = new Map();
+
+export function on(event, fn) {
+  if (!listeners.has(event)) listeners.set(event, []);
+  listeners.get(event).push(fn);
+}
+
+export function emit(event, detail) {
+  for (const fn of listeners.get(event) || []) fn(detail);
+}
+
+/** Run options as the wasm `run` takes them (host counts only where they differ). */
+export function runOptions() {
+  const o = state.options;
+  return { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...o.hostCounts } };
+}
+
+/** Element helper: h('div', {class: 'x', 'data-testid': 'y'}, child, 'text'); text is textContent. */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v == null || v === false) continue;
+    if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else if (k === 'class') el.className = v;
+    else if (v === true) el.setAttribute(k, '');
+    else el.setAttribute(k, String(v));
+  }
+  for (const c of children.flat()) {
+    if (c == null || c === false) continue;
+    el.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** Formats a diagnostic as one line of text. */
+export function diagText(d) {
+  const where = [d.file, d.line != null ? `${d.line}:${d.column}` : null, d.path || null]
+    .filter(Boolean).join(' ');
+  return `${d.severity || 'error'}: ${d.message}${where ? ` (${where})` : ''}`;
+}

@@ -1,0 +1,43 @@
+// The Web Worker that owns the wasm module. Protocol: the page posts {id, fn, args}; the worker
+// answers {id, answer} (the export's JSON text), {id, progress} while runWithProgress runs, and
+// {id, answer, trapped: true} when the call trapped (a Rust panic aborts the instance): the
+// answer is then a failure carrying lastPanic(), and the page replaces this worker.
+import init, * as wasm from '../pkg/policy_playground.js';
+
+const failure = (message) =>
+  JSON.stringify({ type: 'failure', errors: [{ severity: 'error', message, path: '' }] });
+
+const ready = init({ module_or_path: new URL('policy_playground_bg.wasm', import.meta.url) }).then(
+  () => {
+    const exports = Object.keys(wasm).filter(
+      (k) => typeof wasm[k] === 'function' && !['default', 'initSync', 'start'].includes(k));
+    postMessage({ ready: true, exports });
+  },
+  (e) => postMessage({ ready: false, error: String(e && e.message || e) }),
+);
+
+let trapped = false;
+
+self.onmessage = async ({ data: { id, fn, args } }) => {
+  await ready;
+  if (trapped) {
+    postMessage({ id, trapped: true, answer: failure('internal error: the module trapped earlier') });
+    return;
+  }
+  const f = wasm[fn];
+  if (typeof f !== 'function' || fn === 'default' || fn.startsWith('init')) {
+    postMessage({ id, answer: failure(`this build has no function \`${fn}\``) });
+    return;
+  }
+  try {
+    const answer = fn === 'runWithProgress'
+      ? f(...args, (fraction) => postMessage({ id, progress: fraction }))
+      : f(...args);
+    postMessage({ id, answer });
+  } catch (e) {
+    trapped = true;
+    let panic = '';
+    try { panic = wasm.lastPanic(); } catch { /* the instance may be unusable */ }
+    postMessage({ id, trapped: true, answer: failure(`internal error: ${panic || String(e && e.message || e)}`) });
+  }
+};
