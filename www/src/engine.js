@@ -137,7 +137,9 @@ export class Engine {
     if (!ref) return;
     this.inputs.delete(ref.id);
     this.runs.delete(ref.id);
-    if (ref.handle != null) this.call('release', ref.handle);
+    // A run made before a restart has no handle in this worker (its number may be another's).
+    const stale = ref.generation !== undefined && ref.generation !== this.generation;
+    if (ref.handle != null && !stale) this.call('release', ref.handle);
   }
 
   handlesJson(inputs) {

@@ -3,7 +3,7 @@
 // (debounced 150 ms) and, when the policy has no errors, simulated again; while it has errors
 // the last good result stays on screen, marked stale.
 import { Engine } from './engine.js';
-import { state, on, emit, h, runOptions, diagText } from './state.js';
+import { state, on, onOnce, emit, h, runOptions, diagText } from './state.js';
 import { createPolicyPanel } from './editor.js';
 import { createScenarioPanel, SAMPLES } from './scenario.js';
 import { Timeline, TimeView, buildModel, utcLabel } from './timeline.js';
@@ -12,6 +12,7 @@ import { renderMetrics } from './metrics.js';
 import { createCompare } from './compare.js';
 import { createGallery } from './gallery.js';
 import { encodeShare, decodeShare, saveLocal, loadLocal } from './share.js';
+import { zip } from './zip.js';
 
 const $ = (id) => document.getElementById(id);
 const WORKER = new URL('./worker.js', import.meta.url);
@@ -111,6 +112,7 @@ async function doRun() {
   status.textContent = `done in ${ms} ms${b ? ' (both policies)' : ''}`;
   status.dataset.state = 'done';
   status.dataset.ms = String(ms);
+  status.dataset.runs = String(Number(status.dataset.runs || 0) + 1);
   emit('results');
 }
 
@@ -128,7 +130,7 @@ function showResults() {
   timelines[0].setModel(models[0], state.stale);
   timelines[1].setModel(models[1], state.stale);
   $('timeline-b-wrap').hidden = !b;
-  $('timeline-a-label').textContent = b ? 'A' : '';
+  $('timeline-a-label').hidden = !b;
   taskList.setTasks(a.result.tasks);
   const sel = state.selected;
   if (sel) {
@@ -174,23 +176,25 @@ async function showQueue(ms) {
       if (a.type !== 'success') { parts.push(h('p', { class: 'error' }, a.errors.map(diagText).join('; '))); continue; }
       q = a.value;
     } else {
-      q = { timeMs: ms, running: [], queue: [], deferred: [], derived: true };
+      q = { timeMs: ms, running: [], queue: [], derived: true };
       for (const t of tasks) {
         const run = t.runs.find((x) => x.fromMs <= ms && ms < x.toMs);
         if (run) { q.running.push({ taskId: t.id, host: run.host }); continue; }
-        const d = t.deferrals.find((x) => x.fromMs <= ms && ms < x.toMs);
-        if (d) { q.deferred.push({ taskId: t.id, reason: 'deferred (from the result)' }); continue; }
-        if (t.submitMs <= ms && ms < (t.startMs ?? t.finishMs)) q.queue.push({ taskId: t.id, position: q.queue.length + 1, reason: 'waiting (from the result)' });
+        const deferred = t.deferrals.some((x) => x.fromMs <= ms && ms < x.toMs);
+        if (t.submitMs <= ms && ms < (t.startMs ?? t.finishMs)) q.queue.push({ taskId: t.id, position: q.queue.length, state: deferred ? 'deferred' : 'waiting', reason: '' });
       }
     }
+    const waiting = q.queue.filter((e) => e.state !== 'deferred').length;
+    const deferred = q.queue.length - waiting;
+    const more = [q.pending != null ? `${q.pending} not yet submitted` : null, q.completed != null ? `${q.completed} completed` : null,
+      q.terminated ? `${q.terminated} terminated` : null].filter(Boolean).join(', ');
     const label = state.results[1] ? `${i ? 'B' : 'A'}: ` : '';
     parts.push(h('div', { class: 'queue-block', 'data-testid': `queue-${i ? 'b' : 'a'}` },
-      h('h4', {}, `${label}${utcLabel(q.timeMs + r.result.startEpochMs, true, true)} UTC: ${q.running.length} running, ${q.queue.length} queued, ${q.deferred.length} deferred${q.derived ? ' (read off the result: this build has no queueAt)' : ''}`),
-      q.queue.length ? h('ol', { class: 'queue-list', 'data-testid': 'queue-list' }, q.queue.slice(0, 50).map((e) => h('li', {},
-        h('button', { type: 'button', onclick: () => explainTask(i, e.taskId) }, name(e.taskId)), ` ${e.position === 1 ? 'head of the queue' : `#${e.position}`}: ${e.reason}`))) : h('p', {}, 'the queue is empty'),
+      h('h4', {}, `${label}${utcLabel(q.timeMs + r.result.startEpochMs, true, true)} UTC: ${q.running.length} running, ${waiting} waiting, ${deferred} deferred${more ? `; ${more}` : ''}${q.derived ? ' (read off the result: this build has no queueAt)' : ''}`),
+      q.queue.length ? h('ol', { class: 'queue-list', 'data-testid': 'queue-list' }, q.queue.slice(0, 50).map((e, k) => h('li', { class: e.state },
+        h('button', { type: 'button', onclick: () => explainTask(i, e.taskId) }, name(e.taskId)),
+        ` ${k === 0 ? 'head of the queue' : `#${k + 1}`}, ${e.state}${e.reason ? `: ${e.reason}` : ''}`))) : h('p', {}, 'the queue is empty'),
       q.queue.length > 50 ? h('p', {}, `and ${q.queue.length - 50} more`) : null,
-      q.deferred.length ? h('details', {}, h('summary', {}, `${q.deferred.length} deferred`),
-        h('ul', {}, q.deferred.slice(0, 100).map((e) => h('li', {}, `${name(e.taskId)}: ${e.reason}`)))) : null,
       q.running.length ? h('details', {}, h('summary', {}, `${q.running.length} running`),
         h('ul', {}, q.running.slice(0, 200).map((e) => h('li', {}, `${name(e.taskId)} on ${e.host}`)))) : null));
   }
@@ -262,18 +266,22 @@ function createExports(el) {
       const a = await sim.call('exportScenario', ...args(state.policy));
       if (a.type === 'success') download('scenario.json', typeof a.value === 'string' ? a.value : pretty(a.value)); else fail(a);
     }, 'exportScenario'),
-    button('OpenDC experiment', 'export-opendc', async () => {
+    button('OpenDC experiment (.zip)', 'export-opendc', async () => {
       const a = await sim.call('exportOpenDcExperiment', ...args(state.policy));
       if (a.type !== 'success') return fail(a);
-      download('experiment.json', pretty(a.value.experiment));
-      download('topology.json', pretty(a.value.topology));
+      const files = [['experiment.json', pretty(a.value.experiment)], ['topology.json', pretty(a.value.topology)]];
+      if (sim.has('exportWorkloadParquet')) {
+        const w = await sim.call('exportWorkloadParquet', state.inputs.workload.handle);
+        if (w.type !== 'success') return fail(w);
+        files.push(['workload/tasks.parquet', fromBase64(w.value.tasks)], ['workload/fragments.parquet', fromBase64(w.value.fragments)]);
+      }
+      if (state.inputs.carbon && sim.has('exportCarbonParquet')) {
+        const c = await sim.call('exportCarbonParquet', state.inputs.carbon.handle);
+        if (c.type !== 'success') return fail(c);
+        files.push(['carbon.parquet', fromBase64(c.value)]);
+      }
+      download('opendc-experiment.zip', zip(files));
     }, 'exportOpenDcExperiment'),
-    button('Workload (parquet)', 'export-parquet', async () => {
-      const a = await sim.call('exportWorkloadParquet', state.inputs.workload.handle);
-      if (a.type !== 'success') return fail(a);
-      download('tasks.parquet', new Blob([fromBase64(a.value.tasks)]));
-      download('fragments.parquet', new Blob([fromBase64(a.value.fragments)]));
-    }, 'exportWorkloadParquet'),
   ].filter(Boolean));
 }
 
@@ -318,7 +326,7 @@ async function start() {
   ];
   $('cursor-mode').addEventListener('change', (e) => { for (const t of timelines) t.cursorMode = e.target.checked; });
   $('zoom-reset').addEventListener('click', () => view.set(view.min, view.max));
-  taskList = createTaskList($('task-finder'), (id) => explainTask(0, id));
+  taskList = createTaskList($('task-finder'), (id) => { timelines[0].reveal(id); explainTask(0, id); });
   createGallery($('gallery'), (lesson) => applyState({
     sample: 'teaching', policy: lesson.a, policyB: lesson.b, options: { seed: 0, quantumMs: 1000, hostCounts: lesson.hostCounts },
   }, lesson));
@@ -332,7 +340,12 @@ async function start() {
   });
 
   await applyState(initial);
-  window.__playground = { sim, lint, state, view, timelines, ready: true };
+  // For the tests and the benchmark (tests/e2e): the engines, the state, and a way to edit.
+  window.__playground = {
+    sim, lint, state, view, timelines, ready: true,
+    setPolicy: (text) => panelA.setText(text),
+    nextResults: () => new Promise((resolve) => onOnce('results', resolve)),
+  };
   document.body.dataset.ready = 'true';
 }
 

@@ -11,6 +11,7 @@ const seconds = (ms) => (ms == null ? null : ms / 1000);
 
 // [key, label, value of the metrics, format, unit, better when lower?]
 export const ROWS = [
+  ['tasksTotal', 'tasks in the run', (m) => m.tasksTotal, int, '', null],
   ['tasksCompleted', 'tasks completed', (m) => m.tasksCompleted, int, '', false],
   ['tasksTerminated', 'tasks terminated', (m) => m.tasksTerminated, int, '', true],
   ['tasksDropped', 'tasks dropped', (m) => m.tasksDropped, int, '', true],
@@ -49,7 +50,9 @@ export function renderMetrics(el, a, b, labels = ['A', 'B']) {
       if (va != null && vb != null) {
         const d = vb - va;
         const pct = va !== 0 ? ` (${d >= 0 ? '+' : ''}${((d / Math.abs(va)) * 100).toFixed(1)} %)` : '';
-        text = d === 0 ? '=' : `${d > 0 ? '+' : ''}${format(d)}${unit ? ` ${unit}` : ''}${pct}`;
+        // A difference of percentages is in percentage points.
+        const dUnit = unit === '%' ? 'pp' : unit;
+        text = d === 0 ? '=' : `${d > 0 ? '+' : ''}${format(d)}${dUnit ? ` ${dUnit}` : ''}${pct}`;
         if (d !== 0 && lowerBetter != null) cls += (d < 0) === lowerBetter ? ' better' : ' worse';
       }
       cells.push(h('td', { class: cls, 'data-testid': `metric-delta-${key}` }, text));
@@ -57,6 +60,5 @@ export function renderMetrics(el, a, b, labels = ['A', 'B']) {
     return h('tr', {}, cells);
   });
   el.replaceChildren(h('table', { class: 'metrics', 'data-testid': 'metrics-table' },
-    h('caption', {}, a ? `${a.tasksTotal.toLocaleString('en-US')} tasks` : 'no result'),
     h('thead', {}, head), h('tbody', {}, rows)));
 }

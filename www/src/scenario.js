@@ -123,8 +123,9 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     if (kind === 'topology') state.options.hostCounts = {};
     state.sample = KINDS.every((k) => state.sources[k] === state.sources.topology) && SAMPLES[state.sources.topology] ? state.sources.topology : null;
     picker.value = state.sample || '';
+    status.textContent = state.sample ? `sample: ${state.sample}` : 'your own files (with what remains of the sample)';
     showSummaries();
-    if (kind !== 'carbon' || ref || source === 'none') emit('inputs', { kind });
+    emit('inputs', { kind });
   }
 
   function fail(kind, answer, what) {
@@ -193,6 +194,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     state.options.hostCounts = {};
     state.sample = sample;
     picker.value = sample || '';
+    status.textContent = sample ? `sample: ${sample}` : `scenario file: ${source}`;
     showSummaries();
     emit('inputs', { kind: 'scenario' });
     return true;

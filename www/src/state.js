@@ -26,8 +26,16 @@ export function on(event, fn) {
   listeners.get(event).push(fn);
 }
 
+/** Listens once; returns a function that stops listening. */
+export function onOnce(event, fn) {
+  const wrapped = (d) => { off(); fn(d); };
+  const off = () => { const l = listeners.get(event) || []; const i = l.indexOf(wrapped); if (i >= 0) l.splice(i, 1); };
+  on(event, wrapped);
+  return off;
+}
+
 export function emit(event, detail) {
-  for (const fn of listeners.get(event) || []) fn(detail);
+  for (const fn of [...(listeners.get(event) || [])]) fn(detail);
 }
 
 /** Run options as the wasm `run` takes them (host counts only where they differ). */

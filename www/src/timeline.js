@@ -544,6 +544,27 @@ export class Timeline {
     });
   }
 
+  /** Scrolls a task's first run into view; returns its centre in canvas pixels (or null). */
+  reveal(taskId) {
+    const m = this.model;
+    const ti = m ? m.taskIndex.get(taskId) : undefined;
+    if (ti == null) return null;
+    let j = -1;
+    for (let b = m.taskBarStart[ti]; b < m.taskBarStart[ti + 1]; b++) if (j < 0 || m.kind[m.taskBars[b]] === RUN) { j = m.taskBars[b]; if (m.kind[j] === RUN) break; }
+    if (j < 0) return null;
+    const span = this.view.t1 - this.view.t0;
+    if (m.from[j] < this.view.t0 || m.to[j] > this.view.t1) {
+      const len = Math.max(span, (m.to[j] - m.from[j]) * 1.5);
+      this.view.set((m.from[j] + m.to[j]) / 2 - len / 2, (m.from[j] + m.to[j]) / 2 + len / 2);
+    }
+    const y = this.laneY[m.lane[j]] + m.row[j] * this.rowH;
+    const plotH = this.height - this.plotTop;
+    if (y < this.scrollY || y + this.rowH > this.scrollY + plotH) { this.scrollY = y - plotH / 3; this.clampScroll(); }
+    this.invalidate();
+    const x0 = Math.max(GUTTER, this.x(m.from[j])), x1 = Math.min(this.width - 8, this.x(m.to[j]));
+    return { x: (x0 + x1) / 2, y: this.plotTop + y - this.scrollY + this.rowH / 2 };
+  }
+
   setCursor(ms) {
     this.view.cursorMs = Math.max(0, Math.round(ms));
     this.view.changed();

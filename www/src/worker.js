@@ -24,7 +24,8 @@ self.onmessage = async ({ data: { id, fn, args } }) => {
     postMessage({ id, trapped: true, answer: failure('internal error: the module trapped earlier') });
     return;
   }
-  const f = wasm[fn];
+  // `__trap` stands in for a Rust panic so that the tests can exercise the trap guard.
+  const f = fn === '__trap' ? () => { throw new WebAssembly.RuntimeError('unreachable (a test trap)'); } : wasm[fn];
   if (typeof f !== 'function' || fn === 'default' || fn.startsWith('init')) {
     postMessage({ id, answer: failure(`this build has no function \`${fn}\``) });
     return;

@@ -1,0 +1,66 @@
+// The page's responsiveness, in headless Chromium (a benchmark, not a timed test): from a policy
+// edit to the redrawn result (the 150 ms debounce included), and a timeline redraw after a zoom,
+// on surf_week and on the teaching sample. Medians of several repetitions.
+// Usage: node tests/e2e/bench.mjs [repetitions]   (scripts/build-wasm and `node www/build.mjs` first)
+import { serve, launch, open } from './lib.mjs';
+
+const REPS = Number(process.argv[2] || 7);
+const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const prefab = (name) => JSON.stringify({ type: 'prefab', policyName: name }, null, 2);
+
+/** Edits the policy in the page and resolves when the new result has been drawn. */
+async function editToDraw(page, text) {
+  return page.evaluate(async (t) => {
+    const p = window.__playground;
+    const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+    const started = performance.now();
+    const results = p.nextResults();
+    p.setPolicy(t);
+    await results;
+    await frames();
+    return { total: performance.now() - started, run: Number(document.querySelector('[data-testid=run-status]').dataset.ms) };
+  }, text);
+}
+
+/** A zoom step and the frame that draws it: the draw's own time and the time to the frame. */
+async function zoomRedraw(page, factor) {
+  return page.evaluate(async (f) => {
+    const p = window.__playground, tl = p.timelines[0];
+    const frames = tl.frames;
+    const started = performance.now();
+    p.view.zoom(f, (p.view.t0 + p.view.t1) / 2);
+    await new Promise((r) => requestAnimationFrame(r));
+    await new Promise((r) => requestAnimationFrame(r));
+    return { frame: performance.now() - started, draw: tl.frameMs, drawn: tl.frames > frames };
+  }, factor);
+}
+
+async function measure(page, label) {
+  const edits = [], runs = [], zooms = [], draws = [];
+  const policies = ['MemInv', 'Mem'];
+  await editToDraw(page, prefab('MemInv')); // warm-up
+  await editToDraw(page, prefab('Mem'));
+  for (let i = 0; i < REPS; i++) {
+    const r = await editToDraw(page, prefab(policies[i % 2]));
+    edits.push(r.total); runs.push(r.run);
+  }
+  for (let i = 0; i < REPS * 4; i++) {
+    const z = await zoomRedraw(page, i % 8 < 4 ? 0.7 : 1 / 0.7);
+    if (z.drawn) { zooms.push(z.frame); draws.push(z.draw); }
+  }
+  const fmt = (x) => `${Math.round(x)} ms`;
+  console.log(`${label}: policy edit -> redrawn result ${fmt(median(edits))} (of which the run in the worker ${fmt(median(runs))}, debounce 150 ms); ` +
+    `zoom -> redrawn frame ${fmt(median(zooms))} (the draw itself ${median(draws).toFixed(1)} ms; max ${Math.max(...draws).toFixed(1)} ms)`);
+}
+
+const server = await serve();
+const browser = await launch();
+const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+await open(page, server.url);
+await measure(page, 'teaching (200 tasks, 7 hosts)');
+const before = await page.$eval('[data-testid=run-status]', (e) => Number(e.dataset.runs));
+await page.selectOption('[data-testid=sample-select]', 'surf_week');
+await page.waitForFunction((n) => Number(document.querySelector('[data-testid=run-status]').dataset.runs) > n, before, { timeout: 120000 });
+await measure(page, 'surf_week (6295 tasks, 277 hosts)');
+await browser.close();
+server.stop();

@@ -1,0 +1,398 @@
+// The browser suite: drives the page in headless Chromium and checks it against the native CLI.
+// Prints one line per test and a closing `N passed, N failed`; exits 1 on a failure.
+// Usage: node tests/e2e/run.mjs [name-filter]
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { ROOT, BIN, serve, launch, native, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
+import { LESSONS } from '../../www/src/gallery.js';
+
+const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
+const pretty = (v) => JSON.stringify(v, null, 2);
+const prefab = (name) => pretty({ type: 'prefab', policyName: name });
+const surf = (f) => path.join(ROOT, 'www', 'samples', 'surf_week', f);
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+function sameMetrics(actual, expected, label) {
+  for (const [k, v] of Object.entries(expected)) assert.equal(actual[k], v, `${label}: ${k}`);
+}
+
+test('first load shows the teaching result, equal to the native CLI', async ({ page, url }) => {
+  await open(page, url);
+  const expected = native().metrics;
+  sameMetrics(await metrics(page), expected, 'teaching under Mem');
+  assert.equal(await page.textContent('[data-testid=metric-tasksCompleted]'), '200');
+  assert.equal(await page.textContent('[data-testid=metric-makespanMs]'), `${(expected.makespanMs / 3.6e6).toFixed(2)} h`);
+  assert.match(await page.textContent('[data-testid=summary-workload]'), /^200 tasks, 4,916 fragments/);
+  assert.equal(await page.isVisible('[data-testid=stale-badge]'), false);
+  await shot(page, 'main');
+});
+
+test('a typo shows a diagnostic at its line; the old result stays, marked stale', async ({ page, url }) => {
+  await open(page, url);
+  const before = await metrics(page);
+  await setPolicy(page, '{\n  "type": "prefab",\n  "policyName": "Memm"\n}');
+  await page.waitForSelector('[data-testid=stale-badge]:visible');
+  const diag = await page.textContent('[data-testid=diagnostics-A]');
+  assert.match(diag, /line 3, column 17: error: unknown prefab `Memm` \(did you mean `Mem`\?\)/);
+  await page.waitForSelector('.cm-lintRange-error');
+  assert.equal(await page.textContent('.cm-lintRange-error'), '"Memm"');
+  assert.deepEqual(await metrics(page), before);
+  assert.ok(await page.$eval('#results', (e) => e.classList.contains('stale')));
+  await shot(page, 'stale');
+  // Fixing it runs again and clears the mark.
+  const n = await runs(page);
+  await setPolicy(page, prefab('Mem'));
+  await waitRun(page, n);
+  assert.equal(await page.isVisible('[data-testid=stale-badge]'), false);
+});
+
+test('a prefab change changes the metrics, to the native figures', async ({ page, url }) => {
+  await open(page, url);
+  const n = await runs(page);
+  await page.selectOption('[data-testid=prefab-select-A]', 'MemInv');
+  await page.click('[data-testid=use-prefab-A]');
+  await waitRun(page, n);
+  const expected = native({ policy: prefab('MemInv') }).metrics;
+  sameMetrics(await metrics(page), expected, 'MemInv');
+  assert.notEqual(expected.dynamicEnergyJ, native().metrics.dynamicEnergyJ);
+  assert.match(await policyText(page), /"policyName": "MemInv"/);
+  // Its expansion runs identically.
+  const m = await runs(page);
+  await page.click('[data-testid=use-expansion-A]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=editor-A]').innerText.includes('"weighers"'));
+  await waitRun(page, m);
+  sameMetrics(await metrics(page), expected, 'MemInv expanded');
+});
+
+test('clicking a timeline bar opens its explanation', async ({ page, url }) => {
+  await open(page, url);
+  const result = native();
+  const task = result.tasks.find((t) => t.id === '5');
+  const at = await page.evaluate(() => window.__playground.timelines[0].reveal('5'));
+  await page.waitForTimeout(100);
+  await page.locator('[data-testid=timeline-a]').click({ position: at });
+  await page.waitForSelector('[data-testid=placement-summary]');
+  const summary = await page.textContent('[data-testid=placement-summary]');
+  assert.match(summary, new RegExp(`^7 hosts: .*; chose ${task.host}$`));
+  assert.match(await page.textContent('[data-testid=explanation]'), /job-0005/);
+  const rows = await page.$$eval('[data-testid=host-table] tbody tr', (r) => r.length);
+  assert.equal(rows, 7);
+  assert.match(await page.textContent('[data-testid=host-table] tr.chosen'), new RegExp(task.host));
+  await shot(page, 'explanation');
+});
+
+test('a deferral explains its regime, reference intensity and slack', async ({ page, url }) => {
+  await open(page, url);
+  const n = await runs(page);
+  await setPolicy(page, prefab('Timeshift'));
+  await waitRun(page, n);
+  await page.fill('[data-testid=task-search]', 'job-0000');
+  await page.click('[data-testid=task-list] button[data-task="0"]');
+  await page.waitForSelector('[data-testid=decision-deferral]');
+  const text = await page.textContent('[data-testid=decision-deferral]');
+  assert.match(text, /deferred/);
+  assert.match(text, /290\.94 gCO₂\/kWh now, reference 249\.35/);
+  assert.match(text, /forecast of 24 samples/);
+  assert.match(text, /9 h 40 min/); // slack 34 800 000 ms
+  await shot(page, 'timeshift');
+});
+
+test('the time cursor shows the queue at that instant', async ({ page, url }) => {
+  await open(page, url);
+  await page.evaluate(() => window.__playground.timelines[0].setCursor(3600000));
+  await page.waitForSelector('[data-testid=queue-a] h4');
+  assert.match(await page.textContent('[data-testid=queue-a] h4'), await has(page, 'queueAt')
+    ? /06-13 07:00 UTC: 5 running, 0 waiting, 0 deferred; 195 not yet submitted, 0 completed/
+    : /06-13 07:00 UTC: 5 running, 0 waiting, 0 deferred \(read off the result/);
+  // Clicking the axis sets it too.
+  await page.locator('[data-testid=timeline-a]').click({ position: { x: 400, y: 10 } });
+  await page.waitForFunction(() => window.__playground.view.cursorMs !== 3600000);
+});
+
+test('compare mode runs a second policy on the same inputs', async ({ page, url }) => {
+  await open(page, url);
+  const n = await runs(page);
+  await page.click('[data-testid=compare-toggle]');
+  await waitRun(page, n);
+  await page.waitForSelector('[data-testid=timeline-b]:visible');
+  sameMetrics(await metrics(page), native().metrics, 'A');
+  sameMetrics(await metrics(page, 'metric-b-'), native({ policy: prefab('MemInv') }).metrics, 'B');
+  assert.match(await page.textContent('[data-testid=metric-delta-dynamicEnergyJ]'), /^-0\.867 kWh \(-5\.0 %\)$/);
+  await shot(page, 'compare');
+});
+
+test('every lesson shows its point', async ({ page, url }) => {
+  await open(page, url);
+  for (const lesson of LESSONS) {
+    const n = await runs(page);
+    await page.click(`[data-testid=lesson-${lesson.id}]`);
+    await waitRun(page, n);
+    await page.waitForFunction(() => document.querySelector('[data-testid=metric-b-tasksCompleted]'));
+    const a = await metrics(page), b = await metrics(page, 'metric-b-');
+    for (const [key, rel] of lesson.expect) {
+      const ok = rel === '<' ? b[key] < a[key] : rel === '>' ? b[key] > a[key] : b[key] === a[key];
+      assert.ok(ok, `${lesson.id}: B ${key} ${b[key]} should be ${rel} A ${a[key]}`);
+    }
+    // The figures match the native CLI with the same host counts.
+    sameMetrics(b, native({ policy: lesson.b, hostCounts: lesson.hostCounts }).metrics, `${lesson.id} B`);
+    assert.match(await page.textContent('[data-testid=lesson-caption]'), new RegExp(lesson.title));
+    if (lesson.id === 'head-of-line') {
+      // The cursor where A's queue is longest: its head fits nowhere, the tasks behind it would.
+      const res = native({ policy: lesson.a, hostCounts: lesson.hostCounts });
+      let best = 0, at = 0;
+      for (let t = 0; t < res.metrics.makespanMs; t += 600000) {
+        const c = res.tasks.filter((x) => x.submitMs <= t && t < (x.startMs ?? x.finishMs)).length;
+        if (c > best) { best = c; at = t; }
+      }
+      await page.evaluate((t) => window.__playground.timelines[0].setCursor(t), at);
+      await page.waitForSelector('[data-testid=queue-a] [data-testid=queue-list]');
+      const q = await page.textContent('[data-testid=queue-a]');
+      assert.match(q, new RegExp(`${best} waiting`));
+      if (await has(page, 'queueAt')) {
+        assert.match(q, /head of the queue, waiting: no host fits it now/);
+        assert.match(q, /head-of-line blocking/);
+      }
+      assert.match(await page.textContent('[data-testid=queue-b]'), /0 waiting|the queue is empty|waiting/);
+      await shot(page, 'lesson-head-of-line');
+    }
+    if (lesson.id === 'time-shifting') await shot(page, 'lesson-time-shifting');
+  }
+});
+
+test('a share URL reproduces the same metrics in a fresh page', async ({ page, url, browser }) => {
+  await open(page, url);
+  let n = await runs(page);
+  await setPolicy(page, pretty({ type: 'filter', weighers: [{ type: 'Ram', multiplier: 1 }], subsetSize: 3 }));
+  await waitRun(page, n);
+  n = await runs(page);
+  await page.fill('[data-testid=seed]', '7');
+  await page.press('[data-testid=seed]', 'Enter');
+  await waitRun(page, n);
+  n = await runs(page);
+  await page.fill('[data-testid="count-rack-A/small"]', '2');
+  await page.press('[data-testid="count-rack-A/small"]', 'Enter');
+  await waitRun(page, n);
+  const expected = await metrics(page);
+  sameMetrics(expected, native({ policy: { type: 'filter', weighers: [{ type: 'Ram', multiplier: 1 }], subsetSize: 3 }, seed: 7, hostCounts: { 'rack-A/small': 2 } }).metrics, 'native');
+  await page.click('[data-testid=share]');
+  const link = await page.inputValue('[data-testid=share-url]');
+  assert.match(link, /#s=[A-Za-z0-9_-]+$/);
+  const fresh = await browser.newContext();
+  const other = await fresh.newPage();
+  await open(other, link);
+  assert.deepEqual(await metrics(other), expected);
+  assert.equal(await other.inputValue('[data-testid=seed]'), '7');
+  await fresh.close();
+});
+
+test('a damaged share URL says so and keeps the current work', async ({ page, url }) => {
+  await open(page, url);
+  let n = await runs(page);
+  await setPolicy(page, prefab('ActiveServers'));
+  await waitRun(page, n);
+  await page.goto(`${url}#s=bm90IGpzb24`);
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await waitRun(page, 0);
+  assert.match(await page.textContent('[data-testid=notice]'), /damaged/);
+  assert.match(await policyText(page), /ActiveServers/);
+  sameMetrics(await metrics(page), native({ policy: prefab('ActiveServers') }).metrics, 'kept work');
+});
+
+test('the edited policy survives a reload', async ({ page, url }) => {
+  await open(page, url);
+  const n = await runs(page);
+  await setPolicy(page, prefab('CoreMem'));
+  await waitRun(page, n);
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  await waitRun(page, 0);
+  assert.match(await policyText(page), /"policyName": "CoreMem"/);
+  sameMetrics(await metrics(page), native({ policy: prefab('CoreMem') }).metrics, 'CoreMem after reload');
+});
+
+test('surf_week parquet files from disk complete 6295 tasks', async ({ page, url }) => {
+  await open(page, url);
+  await page.click('.loaders summary');
+  let n = await runs(page);
+  await page.setInputFiles('[data-testid=load-topology]', surf('topology.json'));
+  await waitRun(page, n);
+  assert.match(await page.textContent('[data-testid=summary-topology]'), /^277 hosts: C01\/H01 × 277/);
+  n = await runs(page);
+  await page.setInputFiles('[data-testid=load-workload]', [surf('tasks.parquet'), surf('fragments.parquet')]);
+  await waitRun(page, n, 120000);
+  assert.match(await page.textContent('[data-testid=summary-workload]'), /^6,295 tasks, 2,323,475 fragments/);
+  const m = await metrics(page);
+  assert.equal(m.tasksCompleted, 6295);
+  assert.equal(m.tasksTotal ?? 6295, 6295);
+  await page.waitForTimeout(300);
+  await shot(page, 'surf_week');
+  // Cancel during a run: the worker restarts, the inputs are loaded again, and the next edit runs.
+  n = await runs(page);
+  await setPolicy(page, prefab('MemInv'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-status]').dataset.state === 'running');
+  await page.click('[data-testid=cancel]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-status]').dataset.state === 'cancelled');
+  await setPolicy(page, prefab('Mem'));
+  await waitRun(page, n, 120000);
+  assert.equal((await metrics(page)).tasksCompleted, 6295);
+});
+
+test('a malicious task name stays text', async ({ page, url }) => {
+  let alerted = false;
+  page.on('dialog', (d) => { alerted = true; d.dismiss(); });
+  await open(page, url);
+  const evil = '<img src=x onerror=alert(1)>';
+  const file = path.join(os.tmpdir(), `pp-evil-${process.pid}.json`);
+  fs.writeFileSync(file, JSON.stringify({ tasks: [
+    { id: evil, name: evil, submissionTime: 1655100000000, duration: 600000, cpuCount: 1, cpuCapacity: 1000, memory: 100 },
+    { id: 'b', name: '<script>alert(2)</script>', submissionTime: 1655100060000, duration: 600000, cpuCount: 1, cpuCapacity: 1000, memory: 100 },
+  ] }));
+  await page.click('.loaders summary');
+  const n = await runs(page);
+  await page.setInputFiles('[data-testid=load-workload]', file);
+  await waitRun(page, n);
+  fs.rmSync(file);
+  assert.equal((await metrics(page)).tasksCompleted, 2);
+  assert.match(await page.textContent('[data-testid=task-list]'), /<img src=x onerror=alert\(1\)>/);
+  await page.click('[data-testid=task-list] li:first-child button');
+  await page.waitForSelector('[data-testid=placement-summary]');
+  assert.match(await page.textContent('[data-testid=explanation]'), /<img src=x onerror=alert\(1\)>/);
+  assert.equal(await page.$$eval('img', (i) => i.length), 0);
+  assert.equal(await page.$$eval('body script', (s) => s.length), 0);
+  assert.equal(alerted, false);
+});
+
+test('a bad file shows the loader message and the page stays usable', async ({ page, url }) => {
+  await open(page, url);
+  const before = await metrics(page);
+  const file = path.join(os.tmpdir(), `pp-bad-${process.pid}.json`);
+  fs.writeFileSync(file, '{"clusters": [{"name": "c", "hosts": [{"name": "h", "count": "many"}]}]}');
+  await page.click('.loaders summary');
+  await page.setInputFiles('[data-testid=load-topology]', file);
+  await page.waitForFunction(() => document.querySelector('[data-testid=msg-topology]').classList.contains('error'));
+  const msg = await page.textContent('[data-testid=msg-topology]');
+  assert.match(msg, /error: .*count/);
+  // A parquet file that is not one.
+  fs.writeFileSync(file.replace('.json', '.parquet'), 'not parquet');
+  await page.setInputFiles('[data-testid=load-carbon]', file.replace('.json', '.parquet'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=msg-carbon]').classList.contains('error'));
+  fs.rmSync(file); fs.rmSync(file.replace('.json', '.parquet'));
+  assert.deepEqual(await metrics(page), before);
+  assert.match(await page.textContent('[data-testid=summary-topology]'), /^7 hosts/);
+  await shot(page, 'bad-file');
+  const n = await runs(page);
+  await setPolicy(page, prefab('MemInv'));
+  await waitRun(page, n);
+  sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after a bad file');
+});
+
+test('a trap restarts the worker, reloads the inputs and keeps the work', async ({ page, url }) => {
+  await open(page, url);
+  const answer = await page.evaluate(() => window.__playground.sim.call('__trap'));
+  assert.equal(answer.type, 'failure');
+  assert.match(answer.errors[0].message, /^internal error: /);
+  await page.waitForSelector('[data-testid=notice]:visible');
+  const n = await runs(page);
+  await setPolicy(page, prefab('MemInv'));
+  await waitRun(page, n);
+  sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after a trap');
+  // A run handle from before the trap still explains (the run is repeated in the new worker).
+  await page.fill('[data-testid=task-search]', 'job-0003');
+  await page.click('[data-testid=task-list] button[data-task="3"]');
+  await page.waitForSelector('[data-testid=placement-summary]');
+  assert.equal(await page.evaluate(() => window.__playground.sim.restarts), 1);
+});
+
+test('zoom and pan with the keyboard and the wheel', async ({ page, url }) => {
+  await open(page, url);
+  const span = () => page.evaluate(() => window.__playground.view.t1 - window.__playground.view.t0);
+  const full = await span();
+  await page.focus('[data-testid=timeline-a]');
+  await page.keyboard.press('+');
+  await page.keyboard.press('+');
+  assert.ok((await span()) < full * 0.7);
+  const t0 = await page.evaluate(() => window.__playground.view.t0);
+  await page.keyboard.press('ArrowRight');
+  assert.ok((await page.evaluate(() => window.__playground.view.t0)) > t0);
+  await page.mouse.move(700, 700);
+  await page.locator('[data-testid=timeline-a]').hover({ position: { x: 500, y: 200 } });
+  await page.mouse.wheel(0, 400);
+  assert.ok((await span()) > full * 0.6);
+  await page.keyboard.press('0');
+  assert.equal(await span(), full);
+  await page.locator('[data-testid=timeline-a]').hover({ position: { x: 300, y: 300 } });
+  await page.waitForTimeout(100);
+});
+
+test('the result downloads as the JSON the CLI prints', async ({ page, url }) => {
+  await open(page, url);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-result]')]);
+  const file = await download.path();
+  const text = fs.readFileSync(file, 'utf8');
+  const nativeText = JSON.stringify(native());
+  assert.equal(JSON.stringify(JSON.parse(text)), nativeText);
+});
+
+test('the exported scenario and OpenDC experiment give the same figures natively', async ({ page, url }) => {
+  await open(page, url);
+  if (!(await has(page, 'exportOpenDcExperiment'))) { console.log('     (this wasm build has no exports: skipped)'); return; }
+  let n = await runs(page);
+  await setPolicy(page, prefab('Timeshift'));
+  await waitRun(page, n);
+  n = await runs(page);
+  await page.fill('[data-testid="count-rack-B/large"]', '1');
+  await page.press('[data-testid="count-rack-B/large"]', 'Enter');
+  await waitRun(page, n);
+  const shown = await metrics(page);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-export-'));
+  try {
+    const [scenario] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-scenario]')]);
+    await scenario.saveAs(path.join(dir, 'scenario.json'));
+    const viaScenario = JSON.parse(execFileSync(BIN, ['simulate', '--scenario', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 1 << 28 }));
+    sameMetrics(viaScenario.metrics, shown, 'exported scenario');
+    const [exp] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-opendc]')]);
+    await exp.saveAs(path.join(dir, 'exp.zip'));
+    execFileSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', path.join(dir, 'exp.zip'), dir]);
+    for (const f of ['experiment.json', 'topology.json', 'workload/tasks.parquet', 'workload/fragments.parquet', 'carbon.parquet']) {
+      assert.ok(fs.existsSync(path.join(dir, f)), `the zip holds ${f}`);
+    }
+    const viaExperiment = JSON.parse(execFileSync(BIN, ['simulate', '--experiment', path.join(dir, 'experiment.json'), '--json'], { maxBuffer: 1 << 28, cwd: dir }));
+    sameMetrics(viaExperiment[0].result.metrics, shown, 'exported OpenDC experiment');
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+// ---- runner ------------------------------------------------------------------------------------
+
+const filter = process.argv[2];
+const server = await serve();
+const browser = await launch();
+let passed = 0, failed = 0;
+for (const t of tests) {
+  if (filter && !t.name.includes(filter)) continue;
+  const context = await browser.newContext({ viewport: { width: 1400, height: 1000 }, acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  page.on('pageerror', (e) => errors.push(e.message));
+  const started = Date.now();
+  try {
+    await t.fn({ page, url: server.url, browser, context });
+    assert.deepEqual(errors, [], 'console errors');
+    passed += 1;
+    console.log(`ok   ${t.name} (${Date.now() - started} ms)`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAIL ${t.name} (${Date.now() - started} ms)\n     ${String(e.stack || e).split('\n').slice(0, 6).join('\n     ')}`);
+    await shot(page, `failed-${t.name.replace(/\W+/g, '-').slice(0, 40)}`).catch(() => {});
+  } finally {
+    await context.close();
+  }
+}
+await browser.close();
+server.stop();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
