@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, BIN, serve, launch, native, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
+import { ROOT, BIN, SHOTS, serve, launch, native, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
 import { LESSONS } from '../../www/src/gallery.js';
 
 const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
@@ -159,7 +159,18 @@ test('every lesson shows its point', async ({ page, url }) => {
       assert.match(await page.textContent('[data-testid=queue-b]'), /0 waiting|the queue is empty|waiting/);
       await shot(page, 'lesson-head-of-line');
     }
-    if (lesson.id === 'time-shifting') await shot(page, 'lesson-time-shifting');
+    if (lesson.id === 'time-shifting') {
+      await shot(page, 'lesson-time-shifting');
+      // The README's picture: the lesson with a deferred task of B explained.
+      await page.evaluate(() => window.__playground.timelines[1].setCursor(40 * 3600000));
+      const at = await page.evaluate(() => window.__playground.timelines[1].reveal('80'));
+      await page.locator('[data-testid=timeline-b]').click({ position: at });
+      await page.waitForSelector('[data-testid=decision-deferral]');
+      await page.mouse.move(5, 5);
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.waitForTimeout(100);
+      await page.screenshot({ path: path.join(SHOTS, 'readme.png'), fullPage: true, clip: { x: 0, y: 0, width: 1400, height: 1640 } });
+    }
   }
 });
 

@@ -48,7 +48,7 @@ export class Engine {
 
   has(fn) { return this.exports.includes(fn); }
 
-  onMessage({ id, answer, progress, trapped }) {
+  onMessage({ id, answer, progress, trapped, ms }) {
     const p = this.pending.get(id);
     if (!p) return;
     if (progress !== undefined) { p.onProgress?.(progress); return; }
@@ -56,6 +56,7 @@ export class Engine {
     const parsed = parse(answer);
     if (trapped) parsed.trapped = true;
     Object.defineProperty(parsed, 'raw', { value: answer });
+    Object.defineProperty(parsed, 'wasmMs', { value: ms });
     p.resolve(parsed);
     if (trapped && !this.reloading) this.restart(null);
   }
@@ -166,7 +167,7 @@ export class Engine {
     const raw = answer.raw || '';
     const at = raw.indexOf('"result":');
     const resultText = at >= 0 && raw.endsWith('}}') ? raw.slice(at + 9, -2) : JSON.stringify(answer.value.result);
-    return { ...answer, value: { ...answer.value, run: ref, ms: performance.now() - started, resultText } };
+    return { ...answer, value: { ...answer.value, run: ref, ms: performance.now() - started, wasmMs: answer.wasmMs, resultText } };
   }
 
   /** A run's handle in this worker, running it again after a restart. */

@@ -112,6 +112,7 @@ async function doRun() {
   status.textContent = `done in ${ms} ms${b ? ' (both policies)' : ''}`;
   status.dataset.state = 'done';
   status.dataset.ms = String(ms);
+  status.dataset.wasmMs = String(Math.round(a.value.wasmMs + (b ? b.value.wasmMs : 0)));
   status.dataset.runs = String(Number(status.dataset.runs || 0) + 1);
   emit('results');
 }

@@ -49,7 +49,9 @@ export function renderMetrics(el, a, b, labels = ['A', 'B']) {
       let text = '—', cls = 'num';
       if (va != null && vb != null) {
         const d = vb - va;
-        const pct = va !== 0 ? ` (${d >= 0 ? '+' : ''}${((d / Math.abs(va)) * 100).toFixed(1)} %)` : '';
+        const ratio = va !== 0 ? d / Math.abs(va) : null;
+        // Past +1000 % a ratio reads better (0.5 s -> 57 min is ×6826, not +682 500 %).
+        const pct = ratio == null ? '' : ratio > 10 ? ` (×${Math.round(vb / va)})` : ` (${d >= 0 ? '+' : ''}${(ratio * 100).toFixed(1)} %)`;
         // A difference of percentages is in percentage points.
         const dUnit = unit === '%' ? 'pp' : unit;
         text = d === 0 ? '=' : `${d > 0 ? '+' : ''}${format(d)}${dUnit ? ` ${dUnit}` : ''}${pct}`;

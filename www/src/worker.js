@@ -31,10 +31,11 @@ self.onmessage = async ({ data: { id, fn, args } }) => {
     return;
   }
   try {
+    const started = performance.now();
     const answer = fn === 'runWithProgress'
       ? f(...args, (fraction) => postMessage({ id, progress: fraction }))
       : f(...args);
-    postMessage({ id, answer });
+    postMessage({ id, answer, ms: performance.now() - started });
   } catch (e) {
     trapped = true;
     let panic = '';
