@@ -68,6 +68,22 @@ test('a prefab change changes the metrics, to the native figures', async ({ page
   sameMetrics(await metrics(page), expected, 'MemInv expanded');
 });
 
+test('the editor completes and explains from the policy schema', async ({ page, url }) => {
+  await open(page, url);
+  const line = await page.locator('[data-testid=editor-A] .cm-line').nth(2).boundingBox();
+  await page.mouse.move(line.x + 30, line.y + line.height / 2);
+  await page.waitForSelector('.cm-tooltip-hover');
+  assert.match(await page.textContent('.cm-tooltip-hover'), /Case-insensitive\. Mem: Most free memory first/);
+  await setPolicy(page, '{\n  "type": "filter",\n  \n}');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('End');
+  await page.keyboard.type('"');
+  await page.waitForSelector('.cm-tooltip-autocomplete');
+  const options = await page.locator('.cm-tooltip-autocomplete li').allTextContents();
+  assert.ok(options.some((o) => o.startsWith('filters')) && options.some((o) => o.startsWith('subsetSize')), options.join(', '));
+  await page.keyboard.press('Escape');
+});
+
 test('clicking a timeline bar opens its explanation', async ({ page, url }) => {
   await open(page, url);
   const result = native();
@@ -245,11 +261,38 @@ test('surf_week parquet files from disk complete 6295 tasks', async ({ page, url
   n = await runs(page);
   await setPolicy(page, prefab('MemInv'));
   await page.waitForFunction(() => document.querySelector('[data-testid=run-status]').dataset.state === 'running');
+  // A run this long shows its progress (runWithProgress) before it is cancelled.
+  if (await has(page, 'runWithProgress')) {
+    await page.waitForFunction(() => { const p = document.querySelector('[data-testid=progress]'); return !p.hidden && p.value > 0; });
+  }
   await page.click('[data-testid=cancel]');
   await page.waitForFunction(() => document.querySelector('[data-testid=run-status]').dataset.state === 'cancelled');
   await setPolicy(page, prefab('Mem'));
   await waitRun(page, n, 120000);
   assert.equal((await metrics(page)).tasksCompleted, 6295);
+});
+
+test('dropped files are recognised by kind and loaded', async ({ page, url }) => {
+  await open(page, url);
+  await page.click('.loaders summary');
+  const n = await runs(page);
+  const files = [['topology.json', fs.readFileSync(surf('topology.json'), 'utf8')], ['carbon.json', fs.readFileSync(surf('carbon.json'), 'utf8')]];
+  const dt = await page.evaluateHandle((list) => {
+    const d = new DataTransfer();
+    for (const [name, text] of list) d.items.add(new File([text], name, { type: 'application/json' }));
+    return d;
+  }, files);
+  await page.dispatchEvent('[data-testid=drop-zone]', 'drop', { dataTransfer: dt });
+  await page.waitForFunction(() => /^518 samples/.test(document.querySelector('[data-testid=summary-carbon]').textContent));
+  assert.match(await page.textContent('[data-testid=summary-topology]'), /^277 hosts/);
+  await waitRun(page, n);
+  assert.equal((await metrics(page)).tasksCompleted, 200);
+  // "no carbon" runs without carbon figures.
+  const m = await runs(page);
+  await page.click('[data-testid=carbon-none]');
+  await waitRun(page, m);
+  assert.equal((await metrics(page)).carbonG, null);
+  assert.equal(await page.textContent('[data-testid=metric-carbonG]'), '—');
 });
 
 test('a malicious task name stays text', async ({ page, url }) => {

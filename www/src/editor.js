@@ -7,6 +7,11 @@ import { json, jsonLanguage } from '@codemirror/lang-json';
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { indentWithTab } from '@codemirror/commands';
 import { jsonCompletion, jsonSchemaHover, stateExtensions } from 'codemirror-json-schema';
+import { disableErrorLogging } from 'best-effort-json-parser';
+
+// codemirror-json-schema reads half-typed JSON with best-effort-json-parser, which reports every
+// partial document on console.error; the Rust `check` is what reports problems here.
+disableErrorLogging();
 
 /** The range a diagnostic marks: from its line and column to the end of the token there. */
 export function diagnosticRange(doc, d) {
