@@ -69,7 +69,7 @@ export const runs = (page) => page.$eval('[data-testid=run-status]', (e) => Numb
 export async function waitRun(page, before, timeout = 60000) {
   await page.waitForFunction((n) => {
     const e = document.querySelector('[data-testid=run-status]');
-    return Number(e.dataset.runs || 0) > n && e.dataset.state === 'done';
+    return Number(e.dataset.runs || 0) > n && e.dataset.state === 'done' && window.__playground.idle();
   }, before, { timeout });
 }
 

@@ -35,13 +35,15 @@ const view = new TimeView();
 let panelA, compare, scenario, timelines, taskList;
 let suspended = true;
 let debounce = null;
+let checking = false; // an edit waits for its check (debounced)
 
 // ---- the live loop ---------------------------------------------------------------------------
 
 function edited() {
   saveLocal({ policy: state.policy, policyB: state.policyB });
   clearTimeout(debounce);
-  debounce = setTimeout(checkAndRun, 150);
+  checking = true;
+  debounce = setTimeout(() => { checkAndRun().finally(() => { checking = false; }); }, 150);
 }
 
 async function checkAndRun() {
@@ -221,6 +223,8 @@ async function applyState(s, caption = null) {
     suspended = false;
   }
   saveLocal({ policy: state.policy, policyB: state.policyB });
+  clearTimeout(debounce); // the editors' own change events: this check covers them
+  checking = false;
   await checkAndRun();
 }
 
@@ -345,6 +349,8 @@ async function start() {
   window.__playground = {
     sim, lint, state, view, timelines, ready: true,
     setPolicy: (text) => panelA.setText(text),
+    /** No edit waits for its check and no run is in flight or queued. */
+    idle: () => !checking && !running && !again,
     nextResults: () => new Promise((resolve) => onOnce('results', resolve)),
   };
   document.body.dataset.ready = 'true';
