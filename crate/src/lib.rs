@@ -14,6 +14,7 @@ pub mod experiment;
 pub mod input;
 pub mod json;
 pub mod model;
+pub mod output;
 pub mod policy;
 pub mod scenario;
 pub mod sim;

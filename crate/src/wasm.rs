@@ -65,14 +65,41 @@ pub fn decide(case_text: &str) -> String {
     api::decide_json_str(case_text)
 }
 
-/// See [`api::simulate`].
+/// See [`api::simulate`]; inputs past the browser's [`handles::Limits`] are refused first.
 #[wasm_bindgen]
 pub fn simulate(scenario_text: &str) -> String {
-    api::simulate_json_str(scenario_text)
+    api::simulate_within_json_str(scenario_text, &handles::Limits::BROWSER)
+}
+
+/// The browser's limits, `{"maxFileBytes", "maxTasks", "maxFragments", "maxHosts"}`, so that the
+/// page can refuse a file before reading it.
+#[wasm_bindgen]
+pub fn limits() -> String {
+    api::Answer::Success {
+        value: handles::Limits::BROWSER,
+    }
+    .to_json_string()
+}
+
+/// A fresh random seed (a u32, so that JavaScript holds it exactly) for the page's "new random
+/// seed" button. The runs themselves are seeded and never draw from here.
+#[wasm_bindgen(js_name = newSeed)]
+pub fn new_seed() -> String {
+    match getrandom::u32() {
+        Ok(seed) => api::Answer::Success { value: seed }.to_json_string(),
+        Err(e) => api::Answer::<u32>::Failure {
+            errors: vec![crate::diag::Diagnostic::error(
+                "",
+                format!("no random source: {e}"),
+            )],
+        }
+        .to_json_string(),
+    }
 }
 
 thread_local! {
-    static SESSION: RefCell<handles::Session> = RefCell::new(handles::Session::new());
+    static SESSION: RefCell<handles::Session> =
+        RefCell::new(handles::Session::with_limits(handles::Limits::BROWSER));
 }
 
 fn with_session(f: impl FnOnce(&mut handles::Session) -> String) -> String {
@@ -114,12 +141,82 @@ pub fn load_carbon(bytes: &[u8], format: &str) -> String {
 /// `options` `{"seed", "quantumMs", "seriesResolutionMs", "hostCounts"}`, both as JSON text.
 #[wasm_bindgen]
 pub fn run(handles_json: &str, policy_text: &str, options_json: &str) -> String {
+    with_session(|s| s.run_json_str(handles_json, policy_text, options_json))
+}
+
+/// [`run`], calling `progress(fraction)` (the fraction of tasks ended) as the run goes. A
+/// worker posts it to the page; the page cancels by terminating the worker.
+#[wasm_bindgen(js_name = runWithProgress)]
+pub fn run_with_progress(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    progress: &js_sys::Function,
+) -> String {
+    with_session(|s| {
+        s.run_with_progress_json_str(handles_json, policy_text, options_json, &mut |f| {
+            // A callback that throws is the page's bug; the run goes on.
+            let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(f));
+        })
+    })
+}
+
+/// See [`handles::Session::queue_at`]: the queue of a finished run just after `time_ms`
+/// (simulation ms; a JavaScript number, whole).
+#[wasm_bindgen(js_name = queueAt)]
+pub fn queue_at(run: u32, time_ms: f64) -> String {
+    let t = if time_ms.is_nan() {
+        0
+    } else {
+        time_ms as i64 // saturating
+    };
+    with_session(|s| s.queue_at(run, t).to_json_string())
+}
+
+fn with_request(
+    handles_json: &str,
+    options_json: &str,
+    f: impl FnOnce(&handles::Session, &handles::Handles, &handles::RunOptions) -> String,
+) -> String {
     with_session(
         |s| match handles::parse_request(handles_json, options_json) {
-            Ok((h, o)) => s.run(&h, policy_text, &o).to_json_string(),
+            Ok((h, o)) => f(s, &h, &o),
             Err(errors) => api::Answer::<()>::Failure { errors }.to_json_string(),
         },
     )
+}
+
+/// See [`handles::Session::export_scenario`]: the value is the scenario file's text.
+#[wasm_bindgen(js_name = exportScenario)]
+pub fn export_scenario(handles_json: &str, policy_text: &str, options_json: &str) -> String {
+    with_request(handles_json, options_json, |s, h, o| {
+        s.export_scenario(h, policy_text, o).to_json_string()
+    })
+}
+
+/// See [`handles::Session::export_opendc_experiment`].
+#[wasm_bindgen(js_name = exportOpenDcExperiment)]
+pub fn export_opendc_experiment(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+) -> String {
+    with_request(handles_json, options_json, |s, h, o| {
+        s.export_opendc_experiment(h, policy_text, o)
+            .to_json_string()
+    })
+}
+
+/// See [`handles::Session::export_workload_parquet`]: `{"tasks", "fragments"}` in base64.
+#[wasm_bindgen(js_name = exportWorkloadParquet)]
+pub fn export_workload_parquet(workload: u32) -> String {
+    with_session(|s| s.export_workload_parquet(workload).to_json_string())
+}
+
+/// See [`handles::Session::export_carbon_parquet`]: the file in base64.
+#[wasm_bindgen(js_name = exportCarbonParquet)]
+pub fn export_carbon_parquet(carbon: u32) -> String {
+    with_session(|s| s.export_carbon_parquet(carbon).to_json_string())
 }
 
 /// See [`handles::Session::explain`].

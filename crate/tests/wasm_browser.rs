@@ -4,6 +4,7 @@
 
 use policy_playground::wasm;
 use serde_json::Value;
+use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -128,4 +129,162 @@ fn the_handle_path_gives_the_scenario_paths_bytes_and_explains() {
     ] {
         assert_eq!(answer(&bad)["type"], "failure");
     }
+}
+
+/// The native CLI's output for surf_week under Mem with the NL carbon trace, written by
+/// `scripts/test` (`simulate --topology ... --workload ... --carbon ... --policy mem.json --json`).
+const SURF_WEEK_NATIVE: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/output/surf_week.native.json"
+));
+const SURF_TASKS: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../www/samples/surf_week/tasks.parquet"
+));
+const SURF_FRAGMENTS: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../www/samples/surf_week/fragments.parquet"
+));
+const SURF_TOPOLOGY: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../www/samples/surf_week/topology.json"
+));
+const SURF_CARBON: &[u8] = include_bytes!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../www/samples/surf_week/carbon.json"
+));
+const MEM: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../www/samples/policies/mem.json"
+));
+
+fn handle(text: &str) -> Value {
+    let a = answer(text);
+    assert_eq!(a["type"], "success", "{a}");
+    a["value"]["handle"].clone()
+}
+
+/// The `result` of a `run` answer, as the text wasm wrote.
+fn result_text(run: &str) -> &str {
+    let at = run.find(r#","result":"#).expect("a run answer") + r#","result":"#.len();
+    &run[at..run.len() - 2]
+}
+
+#[wasm_bindgen_test]
+fn surf_week_through_the_handles_gives_the_native_bytes() {
+    let topology = handle(&wasm::load_topology(SURF_TOPOLOGY));
+    let workload = answer(&wasm::load_workload_parquet(SURF_TASKS, SURF_FRAGMENTS));
+    assert_eq!(workload["value"]["summary"]["tasks"], 6295);
+    assert_eq!(workload["value"]["summary"]["fragments"], 2_323_475);
+    let carbon = handle(&wasm::load_carbon(SURF_CARBON, "json"));
+    let handles = serde_json::json!({"topology": topology, "workload": workload["value"]["handle"], "carbon": carbon}).to_string();
+    let run = wasm::run(&handles, MEM, "{}");
+    let result = result_text(&run);
+    assert_eq!(result.len(), SURF_WEEK_NATIVE.trim_end().len());
+    assert!(
+        result == SURF_WEEK_NATIVE.trim_end(),
+        "wasm and native surf_week results differ"
+    );
+    // With progress reported along the way: the same bytes, fractions rising to 1.
+    let seen = std::rc::Rc::new(std::cell::RefCell::new(Vec::<f64>::new()));
+    let sink = seen.clone();
+    let callback = wasm_bindgen::closure::Closure::<dyn FnMut(f64)>::new(move |f: f64| {
+        sink.borrow_mut().push(f)
+    });
+    let run = wasm::run_with_progress(
+        &handles,
+        MEM,
+        "{}",
+        callback.as_ref().unchecked_ref::<js_sys::Function>(),
+    );
+    assert!(result_text(&run) == SURF_WEEK_NATIVE.trim_end());
+    let seen = seen.borrow();
+    assert!(seen.len() >= 2, "{} progress reports", seen.len());
+    assert!(seen.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[wasm_bindgen_test]
+fn every_loader_answers_garbage_with_a_failure() {
+    let garbage: [&[u8]; 6] = [
+        b"",
+        b"PAR1",
+        b"PAR1\x00\x00\x00\x00PAR1",
+        &[0xff, 0xfe, 0x00, 0x80],
+        b"{\"clusters\": [{\"hosts\": 1e999}]}",
+        b"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[",
+    ];
+    for g in garbage {
+        let text = String::from_utf8_lossy(g);
+        let answers = [
+            wasm::load_topology(&text),
+            wasm::load_scenario(&text),
+            wasm::load_workload(&text, "json"),
+            wasm::load_workload(&text, "csv"),
+            wasm::load_workload_parquet(g, g),
+            wasm::load_workload_parquet(SURF_TASKS, g),
+            wasm::load_carbon(g, "parquet"),
+            wasm::load_carbon(g, "csv"),
+            wasm::load_carbon(g, "json"),
+            wasm::simulate(&text),
+            wasm::run(&text, &text, &text),
+            wasm::export_scenario(&text, MEM, "{}"),
+        ];
+        for (i, a) in answers.iter().enumerate() {
+            let a = answer(a);
+            assert_eq!(a["type"], "failure", "loader {i} on {g:?}");
+            assert!(a["errors"][0]["message"]
+                .as_str()
+                .is_some_and(|m| !m.is_empty()));
+        }
+    }
+    // A huge number where a count is expected, and a policy with one.
+    let huge = r#"{"clusters": [{"name": "c", "hosts": [{"name": "h", "count": 1e300, "cpu": {"coreCount": 1, "coreSpeed": 1}, "memory": {"memorySize": 1}}]}]}"#;
+    assert_eq!(answer(&wasm::load_topology(huge))["type"], "failure");
+    let policy = r#"{"type": "filter", "subsetSize": 1e300}"#;
+    assert_eq!(answer(&wasm::check(policy))["value"]["ok"], false);
+    assert_eq!(answer(&wasm::queue_at(987654, f64::NAN))["type"], "failure");
+    assert_eq!(
+        answer(&wasm::export_workload_parquet(987654))["type"],
+        "failure"
+    );
+}
+
+#[wasm_bindgen_test]
+fn exports_queue_seed_and_limits() {
+    let loaded = answer(&wasm::load_scenario(TEACHING));
+    let v = &loaded["value"];
+    let handles = serde_json::json!({"topology": v["topology"]["handle"], "workload": v["workload"]["handle"], "carbon": v["carbon"]["handle"]}).to_string();
+    let policy = v["policy"].to_string();
+    let exported = answer(&wasm::export_scenario(&handles, &policy, "{}"));
+    let scenario = exported["value"].as_str().expect("scenario text");
+    // The exported scenario runs to the native bytes.
+    let again = wasm::simulate(scenario);
+    let prefix = r#"{"type":"success","value":"#;
+    assert!(&again[prefix.len()..again.len() - 1] == TEACHING_NATIVE.trim_end());
+
+    let experiment = answer(&wasm::export_opendc_experiment(&handles, &policy, "{}"));
+    assert_eq!(experiment["value"]["experiment"]["runs"], 1);
+    let parquet = answer(&wasm::export_workload_parquet(
+        v["workload"]["handle"].as_u64().unwrap() as u32,
+    ));
+    for file in ["tasks", "fragments"] {
+        use base64::Engine as _;
+        let text = parquet["value"][file].as_str().expect("base64 text");
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(text)
+            .expect("valid base64");
+        // A parquet file opens and closes with its magic number.
+        assert!(bytes.len() > 8 && bytes.starts_with(b"PAR1") && bytes.ends_with(b"PAR1"));
+    }
+
+    let run = wasm::run(&handles, &policy, "{}");
+    let id = answer(&run)["value"]["run"].as_u64().expect("a run handle") as u32;
+    let q = answer(&wasm::queue_at(id, 3_600_000.0));
+    assert_eq!(q["type"], "success");
+    assert!(q["value"]["running"].is_array() && q["value"]["queue"].is_array());
+
+    let seed = answer(&wasm::new_seed());
+    assert!(seed["value"].as_u64().is_some_and(|s| s <= u32::MAX as u64));
+    let limits = answer(&wasm::limits());
+    assert_eq!(limits["value"]["maxHosts"], 50_000);
 }

@@ -1,22 +1,23 @@
 //! Loaded inputs kept between calls, so that a re-run after a policy edit parses nothing again:
-//! each `load_*` parses once and returns a handle with a summary; [`run`] combines handles with a
-//! policy; [`explain`] re-runs a finished run with one task's decisions recorded.
+//! each `load_*` parses once (within the session's [`Limits`]) and returns a handle with a
+//! summary. Runs over handles are in [`super::runs`], exports in [`super::export`].
 //!
 //! A [`Session`] owns everything loaded; the wasm facade keeps one per module instance.
 
-use super::{guard, Answer};
+pub use super::limits::Limits;
+pub use super::runs::{parse_request, Handles, RunOptions};
+use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
 use crate::input;
 use crate::model::{CarbonTrace, Topology, Workload};
-use crate::policy::{self, Policy};
-use crate::sim::{self, Options, SimResult};
-use serde::{Deserialize, Serialize};
+use crate::policy::Policy;
+use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// One loaded input.
 #[derive(Debug, Clone)]
-enum Loaded {
+pub(super) enum Loaded {
     Topology(Topology),
     Workload(Workload),
     Carbon(CarbonTrace),
@@ -25,40 +26,18 @@ enum Loaded {
 
 /// What a finished run was made of, to explain it later.
 #[derive(Debug, Clone)]
-struct RunInputs {
-    handles: Handles,
-    policy: Policy,
-    options: RunOptions,
+pub(super) struct RunInputs {
+    pub handles: Handles,
+    pub policy: Policy,
+    pub options: RunOptions,
 }
 
 /// Everything loaded in one session, by handle.
 #[derive(Debug, Default)]
 pub struct Session {
     next: u32,
-    items: BTreeMap<u32, Loaded>,
-}
-
-/// The handles a run is made of.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct Handles {
-    pub topology: u32,
-    pub workload: u32,
-    #[serde(default)]
-    pub carbon: Option<u32>,
-}
-
-/// The options of a run.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct RunOptions {
-    pub seed: u64,
-    /// Scheduling quantum, ms (default 1000).
-    pub quantum_ms: Option<i64>,
-    /// Power series resolution, ms (default 60 000; 0: exact change points).
-    pub series_resolution_ms: Option<i64>,
-    /// Host counts overriding the topology's, by `cluster/host` name (a teacher's edit).
-    pub host_counts: BTreeMap<String, u32>,
+    pub(super) items: BTreeMap<u32, Loaded>,
+    pub(super) limits: Limits,
 }
 
 /// A loaded input's handle and what it holds.
@@ -156,7 +135,30 @@ impl Session {
         Session::default()
     }
 
+    /// An empty session whose loaders refuse inputs past `limits` (the browser's, in wasm).
+    pub fn with_limits(limits: Limits) -> Self {
+        Session {
+            limits,
+            ..Session::default()
+        }
+    }
+
+    /// The limits the loaders check.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
+    }
+
+    /// Keeps a finished run's inputs under a new handle.
+    pub(super) fn keep_run(&mut self, run: RunInputs) -> u32 {
+        self.next += 1;
+        self.items.insert(self.next, Loaded::Run(run));
+        self.next
+    }
+
     fn keep(&mut self, item: Loaded) -> Answer<LoadedInput> {
+        if let Err(errors) = self.limits.check_loaded(&item) {
+            return Answer::Failure { errors };
+        }
         self.next += 1;
         let summary = summarize(&item);
         self.items.insert(self.next, item);
@@ -177,6 +179,9 @@ impl Session {
 
     /// Parses a topology JSON once.
     pub fn load_topology(&mut self, text: &str) -> Answer<LoadedInput> {
+        if let Err(errors) = self.limits.check_bytes(text.len(), "the topology") {
+            return Answer::Failure { errors };
+        }
         guard(|| match input::topology::read_topology(text) {
             Ok(t) => self.keep(Loaded::Topology(under_topology(t))),
             Err(errors) => Answer::Failure { errors },
@@ -185,6 +190,9 @@ impl Session {
 
     /// Parses an OpenDC parquet workload once.
     pub fn load_workload_parquet(&mut self, tasks: &[u8], fragments: &[u8]) -> Answer<LoadedInput> {
+        if let Err(errors) = self.limits.check_parquet_workload(tasks, fragments) {
+            return Answer::Failure { errors };
+        }
         guard(
             || match input::workload::read_parquet_workload(tasks, fragments) {
                 Ok(w) => self.keep(Loaded::Workload(under_workload(w))),
@@ -195,6 +203,9 @@ impl Session {
 
     /// Parses a JSON (`format` `json`) or CSV (`csv`) workload once.
     pub fn load_workload(&mut self, text: &str, format: &str) -> Answer<LoadedInput> {
+        if let Err(errors) = self.limits.check_bytes(text.len(), "the workload") {
+            return Answer::Failure { errors };
+        }
         guard(|| {
             let read = match format {
                 "json" => input::workload::read_json_workload(text),
@@ -214,6 +225,9 @@ impl Session {
 
     /// Parses a carbon trace once: `format` `parquet` (bytes), `csv` or `json` (UTF-8 text).
     pub fn load_carbon(&mut self, bytes: &[u8], format: &str) -> Answer<LoadedInput> {
+        if let Err(errors) = self.limits.check_bytes(bytes.len(), "the carbon trace") {
+            return Answer::Failure { errors };
+        }
         guard(|| {
             let text = || {
                 std::str::from_utf8(bytes).map_err(|e| {
@@ -246,9 +260,23 @@ impl Session {
     /// Parses a scenario file once: its topology, workload and carbon become handles; the value
     /// also carries its policy (as written), seed and quantum.
     pub fn load_scenario(&mut self, text: &str) -> Answer<Value> {
+        if let Err(errors) = self.limits.check_bytes(text.len(), "the scenario") {
+            return Answer::Failure { errors };
+        }
         guard(|| match crate::scenario::read(text) {
             Err(errors) => Answer::Failure { errors },
             Ok(s) => {
+                let topology = Loaded::Topology(s.topology);
+                let workload = Loaded::Workload(s.workload);
+                let carbon = s.carbon.map(Loaded::Carbon);
+                for item in [Some(&topology), Some(&workload), carbon.as_ref()]
+                    .into_iter()
+                    .flatten()
+                {
+                    if let Err(errors) = self.limits.check_loaded(item) {
+                        return Answer::Failure { errors };
+                    }
+                }
                 let policy_text = serde_json::from_str::<Value>(text)
                     .ok()
                     .and_then(|v| v.get("policy").cloned())
@@ -257,9 +285,9 @@ impl Session {
                     Answer::Success { value } => serde_json::to_value(value).unwrap_or(Value::Null),
                     Answer::Failure { .. } => Value::Null,
                 };
-                let topology = handle(Loaded::Topology(s.topology));
-                let workload = handle(Loaded::Workload(s.workload));
-                let carbon = s.carbon.map_or(Value::Null, |c| handle(Loaded::Carbon(c)));
+                let topology = handle(topology);
+                let workload = handle(workload);
+                let carbon = carbon.map_or(Value::Null, handle);
                 Answer::Success {
                     value: serde_json::json!({
                         "topology": topology, "workload": workload, "carbon": carbon,
@@ -271,7 +299,7 @@ impl Session {
         })
     }
 
-    fn get(&self, handle: u32, kind: &str) -> Result<&Loaded, Vec<Diagnostic>> {
+    pub(super) fn get(&self, handle: u32, kind: &str) -> Result<&Loaded, Vec<Diagnostic>> {
         self.items.get(&handle).ok_or_else(|| {
             vec![Diagnostic::error(
                 "",
@@ -280,7 +308,7 @@ impl Session {
         })
     }
 
-    fn inputs(
+    pub(super) fn inputs(
         &self,
         h: &Handles,
     ) -> Result<(&Topology, &Workload, Option<&CarbonTrace>), Vec<Diagnostic>> {
@@ -310,130 +338,6 @@ impl Session {
         };
         Ok((t, w, c))
     }
-
-    fn simulate(
-        &self,
-        h: &Handles,
-        policy: &Policy,
-        o: &RunOptions,
-        explain: Option<String>,
-    ) -> Result<(SimResult, Option<sim::TaskExplanation>), Vec<Diagnostic>> {
-        let (topology, workload, carbon) = self.inputs(h)?;
-        let edited;
-        let topology = if o.host_counts.is_empty() {
-            topology
-        } else {
-            edited = with_host_counts(topology, &o.host_counts)?;
-            &edited
-        };
-        let quantum_ms = o.quantum_ms.unwrap_or(sim::DEFAULT_QUANTUM_MS);
-        if !(1..=crate::scenario::MAX_QUANTUM_MS).contains(&quantum_ms) {
-            return Err(vec![Diagnostic::error(
-                "quantumMs",
-                format!(
-                    "`quantumMs` must be in [1, {}], found {quantum_ms}",
-                    crate::scenario::MAX_QUANTUM_MS
-                ),
-            )]);
-        }
-        let options = Options {
-            series_resolution_ms: o
-                .series_resolution_ms
-                .unwrap_or(Options::default().series_resolution_ms),
-            explain_task: explain,
-            ..Options::default()
-        };
-        let scenario = sim::Scenario {
-            topology,
-            workload,
-            carbon,
-            policy,
-            seed: o.seed,
-            quantum_ms,
-        };
-        let mut run = sim::Simulation::new(scenario, options);
-        while !run.step(1 << 16) {}
-        let explanation = run.explanation().cloned();
-        let mut result = run.finish();
-        // Where the scenario path puts it: after the policy's warnings, before the inputs'.
-        if let (None, Some(reference)) = (carbon, &topology.carbon_ref) {
-            result.warnings.insert(
-                0,
-                Diagnostic::warning(
-                    "carbon",
-                    format!("the topology names the carbon trace `{reference}`, which a scenario cannot follow (it reads no paths): give `carbon` in the scenario; this run has no carbon figures"),
-                ),
-            );
-        }
-        Ok((result, explanation))
-    }
-
-    /// Runs loaded inputs under a policy; the value is `{"run": handle, "result": ...}`, the
-    /// result being what the scenario path gives for the same inputs.
-    pub fn run(
-        &mut self,
-        handles: &Handles,
-        policy_text: &str,
-        options: &RunOptions,
-    ) -> Answer<Value> {
-        guard(|| {
-            let (policy, policy_warnings) = match policy::policy_from_text(policy_text) {
-                Ok(read) => read,
-                Err(errors) => {
-                    return Answer::Failure {
-                        errors: errors.into_iter().map(|d| d.under("policy")).collect(),
-                    }
-                }
-            };
-            match self.simulate(handles, &policy, options, None) {
-                Err(errors) => Answer::Failure { errors },
-                Ok((mut result, _)) => {
-                    // As the scenario path does: the policy's warnings first, under `policy`.
-                    let mut warnings: Vec<Diagnostic> = policy_warnings
-                        .into_iter()
-                        .map(|d| d.under("policy"))
-                        .collect();
-                    warnings.append(&mut result.warnings);
-                    result.warnings = warnings;
-                    self.next += 1;
-                    let id = self.next;
-                    self.items.insert(
-                        id,
-                        Loaded::Run(RunInputs {
-                            handles: *handles,
-                            policy,
-                            options: options.clone(),
-                        }),
-                    );
-                    Answer::Success {
-                        value: serde_json::json!({"run": id, "result": result}),
-                    }
-                }
-            }
-        })
-    }
-
-    /// Every decision about one task of a finished run, computed by re-running it with that task
-    /// recorded (a bulk run stores no explanation).
-    pub fn explain(&self, run: u32, task_id: &str) -> Answer<sim::TaskExplanation> {
-        guard(|| {
-            let inputs = match self.get(run, "run") {
-                Ok(Loaded::Run(r)) => r.clone(),
-                Ok(_) => return failure(format!("handle {run} is not a run")),
-                Err(errors) => return Answer::Failure { errors },
-            };
-            match self.simulate(
-                &inputs.handles,
-                &inputs.policy,
-                &inputs.options,
-                Some(task_id.to_string()),
-            ) {
-                Err(errors) => Answer::Failure { errors },
-                Ok((_, Some(e))) => Answer::Success { value: e },
-                Ok((_, None)) => failure(format!("the run has no task with id `{task_id}`")),
-            }
-        })
-    }
 }
 
 /// A loaded topology's warnings with the paths a scenario file gives them (`topology.…`), so
@@ -455,72 +359,4 @@ fn under_workload(mut w: Workload) -> Workload {
         .map(|d| d.under("workload"))
         .collect();
     w
-}
-
-fn failure<T>(message: String) -> Answer<T> {
-    Answer::Failure {
-        errors: vec![Diagnostic::error("", message)],
-    }
-}
-
-/// The topology with some host groups' counts changed (`cluster/host` keys).
-fn with_host_counts(
-    t: &Topology,
-    counts: &BTreeMap<String, u32>,
-) -> Result<Topology, Vec<Diagnostic>> {
-    let mut t = t.clone();
-    let mut unknown = Vec::new();
-    for (key, &count) in counts {
-        let found = t
-            .clusters
-            .iter_mut()
-            .flat_map(|c| {
-                let name = c.name.clone();
-                c.groups
-                    .iter_mut()
-                    .map(move |g| (format!("{name}/{}", g.name), g))
-            })
-            .find(|(k, _)| k == key);
-        match found {
-            Some((_, g)) => g.count = count,
-            None => unknown.push(Diagnostic::error(
-                format!("hostCounts.{key}"),
-                format!("the topology has no host group `{key}` (keys are cluster/host)"),
-            )),
-        }
-    }
-    if !unknown.is_empty() {
-        return Err(unknown);
-    }
-    if t.host_count() == 0 {
-        return Err(vec![Diagnostic::error(
-            "hostCounts",
-            "the edited topology has no host",
-        )]);
-    }
-    Ok(t)
-}
-
-/// Reads a run's handles and options from the page's JSON.
-pub fn parse_request(
-    handles: &str,
-    options: &str,
-) -> Result<(Handles, RunOptions), Vec<Diagnostic>> {
-    let h: Handles = serde_json::from_str(handles).map_err(|e| {
-        vec![Diagnostic::error(
-            "handles",
-            format!("not valid handles {{\"topology\", \"workload\", \"carbon\"}}: {e}"),
-        )]
-    })?;
-    let o: RunOptions = if options.trim().is_empty() {
-        RunOptions::default()
-    } else {
-        serde_json::from_str(options).map_err(|e| {
-            vec![Diagnostic::error(
-                "options",
-                format!("not valid run options: {e}"),
-            )]
-        })?
-    };
-    Ok((h, o))
 }

@@ -178,6 +178,30 @@ pub fn simulate(scenario_text: &str) -> Answer<crate::sim::SimResult> {
     })
 }
 
+/// [`simulate`], refusing a scenario past `limits` before running it (the browser's).
+pub fn simulate_within(
+    scenario_text: &str,
+    limits: &handles::Limits,
+) -> Answer<crate::sim::SimResult> {
+    if let Err(errors) = limits.check_bytes(scenario_text.len(), "the scenario") {
+        return Answer::Failure { errors };
+    }
+    guard(|| match crate::scenario::read(scenario_text) {
+        Err(errors) => Answer::Failure { errors },
+        Ok(s) => match limits.check_scenario(&s) {
+            Err(errors) => Answer::Failure { errors },
+            Ok(()) => Answer::Success {
+                value: s.simulate(crate::sim::Options::default()),
+            },
+        },
+    })
+}
+
+/// [`simulate_within`] as JSON text.
+pub fn simulate_within_json_str(scenario_text: &str, limits: &handles::Limits) -> String {
+    simulate_within(scenario_text, limits).to_json_string()
+}
+
 /// [`simulate`] as JSON text.
 pub fn simulate_json_str(scenario_text: &str) -> String {
     simulate(scenario_text).to_json_string()
@@ -213,4 +237,14 @@ pub fn decide_json_str(text: &str) -> String {
     decide(text).to_json_string()
 }
 
+/// A `failure` with one error that names no field.
+pub(crate) fn failure<T>(message: String) -> Answer<T> {
+    Answer::Failure {
+        errors: vec![Diagnostic::error("", message)],
+    }
+}
+
+pub mod export;
 pub mod handles;
+pub mod limits;
+pub mod runs;

@@ -9,11 +9,13 @@ pub mod digest;
 pub mod explain;
 mod finish;
 pub mod power;
+pub mod queue;
 pub mod result;
 mod run;
 pub mod series;
 
 pub use explain::TaskExplanation;
+pub use queue::QueueSnapshot;
 pub use result::SimResult;
 pub use run::Simulation;
 

@@ -93,12 +93,12 @@ pub struct Simulation<'a> {
     pub(super) warnings: Vec<Diagnostic>,
     pub(super) series: Recorder,
     pub(super) explainer: Option<Explainer>,
-    scheduler: Scheduler,
-    rng: Rng,
+    pub(super) scheduler: Scheduler,
+    pub(super) rng: Rng,
     /// Task indices in submission order (stable on input order).
     order: Vec<u32>,
     next_submission: usize,
-    queue: VecDeque<u32>,
+    pub(super) queue: VecDeque<u32>,
     /// Running tasks' next change: (time, placement sequence, task, generation).
     events: BinaryHeap<Reverse<(i64, u64, u32, u32)>>,
     /// Latest starts of deferred tasks: (time, task).
@@ -106,7 +106,7 @@ pub struct Simulation<'a> {
     next_cycle: Option<i64>,
     /// Next carbon sample whose start is still to come.
     next_sample: usize,
-    regime: Option<Regime>,
+    pub(super) regime: Option<Regime>,
     regime_history: Vec<f64>,
     placed_seq: u64,
     running_count: u64,
@@ -289,6 +289,41 @@ impl<'a> Simulation<'a> {
             self.instants += 1;
         }
         self.done()
+    }
+
+    /// Processes every instant up to and including `t` (or to the end of the run), so that the
+    /// state can be looked at as it was just after that instant. Returns true when the run is over.
+    pub fn step_until(&mut self, t: i64) -> bool {
+        if self.instants == 0 && !self.tasks.is_empty() {
+            self.evaluate_carbon_at_zero();
+        }
+        loop {
+            if self.done() {
+                return true;
+            }
+            match self.next_instant() {
+                Some(next) if next <= t && next <= self.options.max_time_ms => {
+                    self.instant(next);
+                    self.instants += 1;
+                }
+                _ => return false,
+            }
+        }
+    }
+
+    /// The placement sequence number of task `i` (the order of completions at one instant).
+    pub(super) fn task_placed_seq(&self, i: usize) -> u64 {
+        self.tasks[i].placed_seq
+    }
+
+    /// The work left of running task `i` at time `t`.
+    pub(super) fn task_remaining_at(&self, i: usize, t: i64) -> i64 {
+        (self.tasks[i].frag_finish(self.scenario) - t).max(0)
+    }
+
+    /// The next scheduling cycle due, if any.
+    pub(super) fn next_cycle_at(&self) -> Option<i64> {
+        self.next_cycle
     }
 
     /// Runs to the end and returns the result.

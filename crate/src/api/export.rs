@@ -1,0 +1,159 @@
+//! Exports of what a session holds, for the page's download buttons: the scenario file (one
+//! JSON document the CLI and the page read back to the same run), an OpenDC experiment with its
+//! topology (to take a policy explored here to a real OpenDC study), and a workload or carbon
+//! trace as OpenDC parquet (base64 in the answer, since answers are JSON text).
+
+use super::handles::{Loaded, Session};
+use super::runs::{with_host_counts, Handles, RunOptions};
+use super::{failure, guard, Answer};
+use crate::diag::Diagnostic;
+use crate::output;
+use crate::policy;
+use crate::sim::DEFAULT_QUANTUM_MS;
+use base64::Engine as _;
+use serde_json::{json, Value};
+
+/// Scenario files with at most this many tasks are pretty-printed (a teacher reads them);
+/// larger ones are compact.
+const PRETTY_TASKS: usize = 2000;
+
+fn base64(bytes: &[u8]) -> String {
+    base64::engine::general_purpose::STANDARD.encode(bytes)
+}
+
+impl Session {
+    /// The policy text as a JSON value, once it is known to be a valid policy.
+    fn policy_value(policy_text: &str) -> Result<Value, Vec<Diagnostic>> {
+        policy::policy_from_text(policy_text).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|d| d.under("policy"))
+                .collect::<Vec<_>>()
+        })?;
+        serde_json::from_str(policy_text)
+            .map_err(|e| vec![Diagnostic::error("policy", format!("not JSON: {e}"))])
+    }
+
+    /// A scenario file holding the handles' inputs (host counts applied), the policy as written,
+    /// the seed and the quantum: `simulate --scenario` on it gives the run the page showed.
+    pub fn export_scenario(
+        &self,
+        h: &Handles,
+        policy_text: &str,
+        o: &RunOptions,
+    ) -> Answer<String> {
+        guard(|| {
+            let built = (|| {
+                let policy = Self::policy_value(policy_text)?;
+                let (topology, workload, carbon) = self.inputs(h)?;
+                let edited;
+                let topology = if o.host_counts.is_empty() {
+                    topology
+                } else {
+                    edited = with_host_counts(topology, &o.host_counts)?;
+                    &edited
+                };
+                let mut scenario = json!({
+                    "topology": output::json::topology(topology, topology.carbon_ref.as_deref()),
+                    "workload": output::json::workload(workload),
+                });
+                if let Some(c) = carbon {
+                    scenario["carbon"] = output::json::carbon(c);
+                }
+                scenario["policy"] = policy;
+                scenario["seed"] = json!(o.seed);
+                scenario["quantumMs"] = json!(o.quantum_ms.unwrap_or(DEFAULT_QUANTUM_MS));
+                let text = if workload.tasks.len() <= PRETTY_TASKS {
+                    serde_json::to_string_pretty(&scenario)
+                } else {
+                    serde_json::to_string(&scenario)
+                };
+                text.map_err(|e| vec![Diagnostic::error("", e.to_string())])
+            })();
+            match built {
+                Ok(value) => Answer::Success { value },
+                Err(errors) => Answer::Failure { errors },
+            }
+        })
+    }
+
+    /// An OpenDC experiment running the policy on the handles' inputs, with its topology (the
+    /// carbon trace referenced as `carbon.parquet`, the workload as the folder `workload/` of
+    /// [`Session::export_workload_parquet`]'s two files), and notes on what OpenDC does
+    /// differently.
+    pub fn export_opendc_experiment(
+        &self,
+        h: &Handles,
+        policy_text: &str,
+        o: &RunOptions,
+    ) -> Answer<Value> {
+        guard(|| {
+            let built = (|| {
+                let policy = Self::policy_value(policy_text)?;
+                let (topology, _, carbon) = self.inputs(h)?;
+                let edited;
+                let topology = if o.host_counts.is_empty() {
+                    topology
+                } else {
+                    edited = with_host_counts(topology, &o.host_counts)?;
+                    &edited
+                };
+                let carbon_path = carbon.map(|_| "carbon.parquet");
+                let mut notes = vec![
+                    "OpenDC reads the workload folder `workload/` (tasks.parquet, fragments.parquet) and `carbon.parquet` beside this file: download them with the workload and carbon exports.".to_string(),
+                    "Where OpenDC and the playground differ (see the README's \"Differences from OpenDC\"), the figures will too.".to_string(),
+                ];
+                let quantum = o.quantum_ms.unwrap_or(DEFAULT_QUANTUM_MS);
+                if quantum != DEFAULT_QUANTUM_MS {
+                    notes.push(format!("The scheduling quantum of {quantum} ms is not an OpenDC experiment setting: OpenDC schedules every 1000 ms."));
+                }
+                Ok::<_, Vec<Diagnostic>>(json!({
+                    "experiment": {
+                        "name": "policy-playground",
+                        "initialSeed": o.seed,
+                        "runs": 1,
+                        "topologies": [{"pathToFile": "topology.json"}],
+                        "workloads": [{"pathToFile": "workload", "type": "ComputeWorkload"}],
+                        "allocationPolicies": [policy],
+                        "exportModels": [{"exportInterval": 3600}],
+                    },
+                    "topology": output::json::topology(topology, carbon_path),
+                    "notes": notes,
+                }))
+            })();
+            match built {
+                Ok(value) => Answer::Success { value },
+                Err(errors) => Answer::Failure { errors },
+            }
+        })
+    }
+
+    /// A loaded workload as OpenDC's `tasks.parquet` and `fragments.parquet`, base64-encoded:
+    /// `{"tasks": ..., "fragments": ...}`. Task names are not kept (OpenDC's files have none).
+    pub fn export_workload_parquet(&self, handle: u32) -> Answer<Value> {
+        guard(|| match self.get(handle, "workload") {
+            Ok(Loaded::Workload(w)) => match output::parquet::workload(w) {
+                Ok((tasks, fragments)) => Answer::Success {
+                    value: json!({"tasks": base64(&tasks), "fragments": base64(&fragments)}),
+                },
+                Err(e) => failure(format!("could not write the workload as parquet: {e}")),
+            },
+            Ok(_) => failure(format!("handle {handle} is not a workload")),
+            Err(errors) => Answer::Failure { errors },
+        })
+    }
+
+    /// A loaded carbon trace as OpenDC's carbon parquet, base64-encoded.
+    pub fn export_carbon_parquet(&self, handle: u32) -> Answer<String> {
+        guard(|| match self.get(handle, "carbon trace") {
+            Ok(Loaded::Carbon(c)) => match output::parquet::carbon(c) {
+                Ok(bytes) => Answer::Success {
+                    value: base64(&bytes),
+                },
+                Err(e) => failure(format!("could not write the carbon trace as parquet: {e}")),
+            },
+            Ok(_) => failure(format!("handle {handle} is not a carbon trace")),
+            Err(errors) => Answer::Failure { errors },
+        })
+    }
+}
