@@ -219,6 +219,12 @@ pub fn export_carbon_parquet(carbon: u32) -> String {
     with_session(|s| s.export_carbon_parquet(carbon).to_json_string())
 }
 
+/// See [`handles::Session::tasks_csv`]: a finished run's tasks as CSV text.
+#[wasm_bindgen(js_name = exportTasksCsv)]
+pub fn export_tasks_csv(run: u32) -> String {
+    with_session(|s| s.tasks_csv(run).to_json_string())
+}
+
 /// See [`handles::Session::explain`].
 #[wasm_bindgen]
 pub fn explain(run: u32, task_id: &str) -> String {

@@ -100,6 +100,33 @@ fn an_opendc_experiment_names_its_files_and_carries_the_policy() {
     // The topology reads back with the same hosts.
     let topology = input::topology::read_topology(&e["topology"].to_string()).unwrap();
     assert_eq!(topology.host_count(), 7);
+    // The notes name the SPEC 9 items that apply to this policy, and only those.
+    let notes = |e: &Value| -> String {
+        e["notes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n.as_str().unwrap().to_string() + "\n")
+            .collect()
+    };
+    let mem = notes(&e);
+    assert!(
+        mem.contains("SPEC 9.10") && !mem.contains("Time-shifting") && !mem.contains("subsetSize")
+    );
+    let stopper = std::fs::read_to_string(sample("policies/timeshift-stopper.json")).unwrap();
+    let (_, quick) = parse_request(&handles_of(&loaded), r#"{"quantumMs": 500}"#).unwrap();
+    let ts = notes(&value(s.export_opendc_experiment(&h, &stopper, &quick)));
+    assert!(
+        ts.contains("Task stopper (SPEC 9.5)") && ts.contains("SPEC 9.6"),
+        "{ts}"
+    );
+    assert!(ts.contains("quantum of 500 ms"), "{ts}");
+    let random = r#"{"type": "prefab", "policyName": "Random"}"#;
+    let r = notes(&value(s.export_opendc_experiment(&h, random, &o)));
+    assert!(r.contains("ignores subsetSize"), "{r}");
+    let memorizing = r#"{"type": "prefab", "policyName": "TaskNumMemorizing"}"#;
+    let m = notes(&value(s.export_opendc_experiment(&h, memorizing, &o)));
+    assert!(m.contains("SPEC 9.8") && !m.contains("subsetSize"), "{m}");
     // A policy with errors is not exported.
     assert!(matches!(
         s.export_opendc_experiment(
@@ -316,4 +343,81 @@ fn inputs_past_the_limits_fail_clearly_and_change_nothing() {
             .len(),
         10
     );
+}
+
+/// The tasks CSV says what the JSON result says: recomputed from its cells, the metrics agree.
+#[test]
+fn the_tasks_csv_agrees_with_the_result_and_the_cli() {
+    let text = std::fs::read_to_string(sample("teaching/scenario.json")).unwrap();
+    let mut s = Session::new();
+    let loaded = value(s.load_scenario(&text));
+    let policy = &std::fs::read_to_string(sample("policies/timeshift-stopper.json")).unwrap();
+    let (h, o) = parse_request(&handles_of(&loaded), "{}").unwrap();
+    let ran = value(s.run(&h, policy, &o));
+    let run = ran["run"].as_u64().unwrap() as u32;
+    let Answer::Success { value: csv_text } = s.tasks_csv(run) else {
+        panic!("tasks_csv failed")
+    };
+    let m = &ran["result"]["metrics"];
+    let mut reader = csv::Reader::from_reader(csv_text.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    let col = |name: &str| header.iter().position(|h| h == name).unwrap();
+    let rows: Vec<csv::StringRecord> = reader.records().map(|r| r.unwrap()).collect();
+    assert_eq!(rows.len() as u64, m["tasksTotal"].as_u64().unwrap());
+    let num = |r: &csv::StringRecord, c: &str| r[col(c)].parse::<i64>().unwrap();
+    let completed: Vec<_> = rows
+        .iter()
+        .filter(|r| &r[col("state")] == "completed")
+        .collect();
+    assert_eq!(
+        completed.len() as u64,
+        m["tasksCompleted"].as_u64().unwrap()
+    );
+    let waits: i64 = completed.iter().map(|r| num(r, "waitMs")).sum();
+    let mean = waits as f64 / completed.len() as f64;
+    assert!((mean - m["meanWaitMs"].as_f64().unwrap()).abs() < 1e-9);
+    let deferred = rows.iter().filter(|r| num(r, "deferrals") > 0).count();
+    assert!(deferred > 0, "the timeshift policy defers some task");
+    assert_eq!(deferred as u64, m["deferredTasks"].as_u64().unwrap());
+    let deferral: i64 = rows.iter().map(|r| num(r, "deferralMs")).sum();
+    assert_eq!(deferral, m["deferralMs"].as_i64().unwrap());
+    let paused = rows.iter().filter(|r| num(r, "pauses") > 0).count();
+    assert_eq!(paused as u64, m["pausedTasks"].as_u64().unwrap());
+    let missed = rows
+        .iter()
+        .filter(|r| &r[col("deadlineMissed")] == "true")
+        .count();
+    assert_eq!(missed as u64, m["deadlineMisses"].as_u64().unwrap());
+    let makespan = rows.iter().map(|r| num(r, "finishMs")).max().unwrap();
+    assert!(makespan <= m["makespanMs"].as_i64().unwrap());
+    for r in &rows {
+        if &r[col("state")] == "completed" {
+            assert_eq!(
+                num(r, "startMs") - num(r, "submitMs"),
+                num(r, "waitMs"),
+                "task {}",
+                &r[0]
+            );
+        }
+    }
+
+    // The CLI writes the same bytes for the same run.
+    let dir = std::env::temp_dir().join(format!("pp-csv-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("tasks.csv");
+    let scenario = dir.join("scenario.json");
+    let mut sc: Value = serde_json::from_str(&text).unwrap();
+    sc["policy"] = serde_json::from_str(policy).unwrap();
+    std::fs::write(&scenario, sc.to_string()).unwrap();
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_policy-playground"))
+        .args(["simulate", "--scenario"])
+        .arg(&scenario)
+        .arg("--tasks-csv")
+        .arg(&out)
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), csv_text);
+    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -99,14 +99,14 @@ impl Session {
                     &edited
                 };
                 let carbon_path = carbon.map(|_| "carbon.parquet");
-                let mut notes = vec![
-                    "OpenDC reads the workload folder `workload/` (tasks.parquet, fragments.parquet) and `carbon.parquet` beside this file: download them with the workload and carbon exports.".to_string(),
-                    "Where OpenDC and the playground differ (see the README's \"Differences from OpenDC\"), the figures will too.".to_string(),
-                ];
+                let (parsed, _) = policy::policy_from_text(policy_text).map_err(|errors| {
+                    errors
+                        .into_iter()
+                        .map(|d| d.under("policy"))
+                        .collect::<Vec<_>>()
+                })?;
                 let quantum = o.quantum_ms.unwrap_or(DEFAULT_QUANTUM_MS);
-                if quantum != DEFAULT_QUANTUM_MS {
-                    notes.push(format!("The scheduling quantum of {quantum} ms is not an OpenDC experiment setting: OpenDC schedules every 1000 ms."));
-                }
+                let notes = super::opendc_notes::notes(&parsed, quantum, carbon.is_some());
                 Ok::<_, Vec<Diagnostic>>(json!({
                     "experiment": {
                         "name": "policy-playground",

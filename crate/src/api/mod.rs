@@ -247,4 +247,5 @@ pub(crate) fn failure<T>(message: String) -> Answer<T> {
 pub mod export;
 pub mod handles;
 pub mod limits;
+pub mod opendc_notes;
 pub mod runs;

@@ -254,6 +254,31 @@ impl Session {
     }
 }
 
+impl Session {
+    /// The tasks of a finished run as CSV ([`crate::output::csv::tasks`]), by running it again:
+    /// runs are deterministic, and a bulk run keeps no per-task copy for this.
+    pub fn tasks_csv(&self, run: u32) -> Answer<String> {
+        guard(|| {
+            let inputs = match self.run_inputs(run) {
+                Ok(r) => r,
+                Err(errors) => return Answer::Failure { errors },
+            };
+            match self.simulate(
+                &inputs.handles,
+                &inputs.policy,
+                &inputs.options,
+                None,
+                &mut |_| {},
+            ) {
+                Ok((result, _)) => Answer::Success {
+                    value: crate::output::csv::tasks(&result),
+                },
+                Err(errors) => Answer::Failure { errors },
+            }
+        })
+    }
+}
+
 /// The topology with some host groups' counts changed (`cluster/host` keys).
 pub(super) fn with_host_counts(
     t: &Topology,

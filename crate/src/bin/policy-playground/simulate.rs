@@ -47,6 +47,9 @@ pub struct Args {
     /// Also print every decision about the task with this id.
     #[arg(long = "explain")]
     pub explain: Option<String>,
+    /// Also write the tasks of the result as CSV to FILE (one row per task).
+    #[arg(long = "tasks-csv")]
+    pub tasks_csv: Option<PathBuf>,
     /// Power series resolution in ms (0: exact change points; default 60000).
     #[arg(long = "series-resolution-ms")]
     pub series_resolution_ms: Option<i64>,
@@ -178,6 +181,13 @@ pub fn run(args: Args) -> Result<(), Exit> {
     all.append(&mut result.0.warnings);
     result.0.warnings = all;
     let (result, explanation) = result;
+    if let Some(path) = &args.tasks_csv {
+        let csv = policy_playground::output::csv::tasks(&result);
+        std::fs::write(path, csv).map_err(|e| {
+            eprintln!("{}: cannot write: {e}", path.display());
+            UNREADABLE
+        })?;
+    }
     if args.json {
         let mut text = serde_json::to_string(&result).map_err(|e| {
             eprintln!("cannot write the result: {e}");
