@@ -37,6 +37,21 @@ const constructedStyles = {
   },
 };
 
+// svgcanvas (the timeline's SVG export) reads a font shorthand by writing it into a span's style
+// attribute, an inline style the CSP refuses (and the font is then lost); setting it through the
+// CSSOM is no inline style and parses the same.
+const svgFontsThroughCssom = {
+  name: 'svg-fonts-through-cssom',
+  setup(build) {
+    build.onLoad({ filter: /svgcanvas[\\/]dist[\\/]svgcanvas(\.esm)?\.js$/ }, async (args) => {
+      const source = await fs.promises.readFile(args.path, 'utf8');
+      const patched = source.replace(`el.setAttribute("style", 'font:' + this.font);`, 'el.style.font = this.font;');
+      if (patched === source) throw new Error('svgcanvas changed: the svg-fonts-through-cssom patch no longer applies');
+      return { contents: patched, loader: 'js' };
+    });
+  },
+};
+
 const wasm = path.join(here, 'pkg', 'policy_playground_bg.wasm');
 if (!fs.existsSync(wasm)) {
   console.error('build: www/pkg/ is missing; run scripts/build-wasm first');
@@ -52,7 +67,7 @@ await esbuild.build({
   minify: !dev,
   sourcemap: dev ? 'inline' : false,
   outdir: dist,
-  plugins: [plainMarkdown, constructedStyles],
+  plugins: [plainMarkdown, constructedStyles, svgFontsThroughCssom],
   logLevel: 'warning',
   legalComments: 'none',
 });

@@ -206,14 +206,39 @@ test('a share URL reproduces the same metrics in a fresh page', async ({ page, u
   const expected = await metrics(page);
   sameMetrics(expected, native({ policy: { type: 'filter', weighers: [{ type: 'Ram', multiplier: 1 }], subsetSize: 3 }, seed: 7, hostCounts: { 'rack-A/small': 2 } }).metrics, 'native');
   await page.click('[data-testid=share]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=share-url]').value !== '');
   const link = await page.inputValue('[data-testid=share-url]');
-  assert.match(link, /#s=[A-Za-z0-9_-]+$/);
+  assert.match(link, /#s2=[A-Za-z0-9_-]+$/);
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
   await open(other, link);
   assert.deepEqual(await metrics(other), expected);
   assert.equal(await other.inputValue('[data-testid=seed]'), '7');
   await fresh.close();
+});
+
+test('share links are compressed, and links of format 1 still open', async ({ page, url }) => {
+  await open(page, url);
+  // A long policy: the expansion of the Timeshift prefab, every default written out.
+  const long = await page.evaluate(async () => {
+    const a = await window.__playground.lint.call('expand', JSON.stringify({ type: 'prefab', policyName: 'Timeshift' }));
+    return JSON.stringify(a.value, null, 2);
+  });
+  let n = await runs(page);
+  await setPolicy(page, long);
+  await waitRun(page, n);
+  await page.click('[data-testid=share]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=share-url]').value !== '');
+  const link = await page.inputValue('[data-testid=share-url]');
+  const state = { v: 1, sample: 'teaching', policy: long, seed: 0, quantumMs: 1000 };
+  const v1 = `#s=${Buffer.from(JSON.stringify(state)).toString('base64url')}`;
+  const hash = link.slice(link.indexOf('#'));
+  assert.ok(hash.length * 2 < v1.length, `compressed ${hash.length} chars vs ${v1.length} uncompressed`);
+  // The old format opens to the same figures.
+  await page.goto('about:blank');
+  await open(page, `${url}${v1}`);
+  assert.equal(await policyText(page), long);
+  sameMetrics(await metrics(page), native({ policy: long }).metrics, 'format-1 link');
 });
 
 test('a damaged share URL says so and keeps the current work', async ({ page, url }) => {
@@ -416,6 +441,52 @@ test('the exported scenario and OpenDC experiment give the same figures natively
     }
     const viaExperiment = JSON.parse(execFileSync(BIN, ['simulate', '--experiment', path.join(dir, 'experiment.json'), '--json'], { maxBuffer: 1 << 28, cwd: dir }));
     sameMetrics(viaExperiment[0].result.metrics, shown, 'exported OpenDC experiment');
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});
+
+test('tasks CSV, timeline PNG and SVG downloads, and the OpenDC notes', async ({ page, url, context }) => {
+  await open(page, url);
+  if (!(await has(page, 'exportTasksCsv'))) { console.log('     (this wasm build has no exportTasksCsv: skipped)'); return; }
+  let n = await runs(page);
+  await setPolicy(page, prefab('Timeshift'));
+  await waitRun(page, n);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-downloads-'));
+  try {
+    const [csv] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-tasks-csv]')]);
+    const scenario = JSON.parse(fs.readFileSync(path.join(ROOT, 'www', 'samples', 'teaching', 'scenario.json'), 'utf8'));
+    scenario.policy = { type: 'prefab', policyName: 'Timeshift' };
+    fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(scenario));
+    execFileSync(BIN, ['simulate', '--scenario', path.join(dir, 'scenario.json'), '--tasks-csv', path.join(dir, 'cli.csv')]);
+    assert.equal(fs.readFileSync(await csv.path(), 'utf8'), fs.readFileSync(path.join(dir, 'cli.csv'), 'utf8'));
+
+    const [png] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-png]')]);
+    const bytes = fs.readFileSync(await png.path());
+    assert.deepEqual([...bytes.subarray(1, 4)], [...Buffer.from('PNG')]);
+    const size = await page.evaluate(() => { const c = window.__playground.timelines[0].canvas; return [c.width, c.height]; });
+    assert.deepEqual([bytes.readUInt32BE(16), bytes.readUInt32BE(20)], size, 'the PNG is the canvas, pixel for pixel');
+
+    const [svg] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-svg]')]);
+    const text = fs.readFileSync(await svg.path(), 'utf8');
+    assert.match(text, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.match(text, /<pattern /, 'deferrals are hatched with a vector pattern');
+    assert.match(text, />UTC</);
+    assert.match(text, />rack-A</, 'cluster names are text in the SVG');
+    // Every run bar in view is a rect of the blue run colour: at least one per visible task run.
+    const blue = (text.match(/fill="#0072B2"|fill="#0072b2"|fill="rgb\(0, ?114, ?178\)"/g) || []).length;
+    assert.ok(blue >= 50, `run bars in the SVG: ${blue}`);
+    // It renders: Chromium draws it as an image of the canvas's size.
+    const viewer = await context.newPage();
+    await viewer.setContent(text);
+    const box = await viewer.locator('svg').boundingBox();
+    assert.ok(box.width > 200 && box.height > 100, `svg size ${box.width} x ${box.height}`);
+    await shot(viewer, 'timeline-svg-export');
+    await viewer.close();
+
+    const [zip] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-opendc]')]);
+    await zip.saveAs(path.join(dir, 'exp.zip'));
+    const notes = execFileSync('python3', ['-c', 'import sys, zipfile; print(zipfile.ZipFile(sys.argv[1]).read("NOTES.md").decode())', path.join(dir, 'exp.zip')]).toString();
+    assert.match(notes, /SPEC 9\.6/);
+    assert.match(notes, /Window mode|Forecast mode/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
 

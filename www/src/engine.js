@@ -189,6 +189,13 @@ export class Engine {
     return this.post('explain', [handle, taskId]);
   }
 
+  /** A finished run's tasks as CSV text (the wasm's exportTasksCsv). */
+  async tasksCsv(ref) {
+    const handle = await this.runHandle(ref);
+    if (handle == null) return failure('the run is no longer available');
+    return this.post('exportTasksCsv', [handle]);
+  }
+
   async queueAt(ref, timeMs) {
     const handle = await this.runHandle(ref);
     if (handle == null) return failure('the run is no longer available');

@@ -228,14 +228,14 @@ async function applyState(s, caption = null) {
   await checkAndRun();
 }
 
-function share() {
+async function share() {
   const out = $('share-url');
   if (!state.sample) {
     out.value = '';
     notice('A link can hold the embedded samples only; for your own files, download the scenario (Export) and share that.', 'info');
     return;
   }
-  const hash = encodeShare({ sample: state.sample, policy: state.policy, policyB: state.policyB, options: state.options });
+  const hash = await encodeShare({ sample: state.sample, policy: state.policy, policyB: state.policyB, options: state.options });
   history.replaceState(null, '', hash);
   out.value = location.href;
   out.hidden = false;
@@ -267,6 +267,25 @@ function createExports(el) {
       if (r) download('result.json', r.resultText);
       if (state.results[1]) download('result-B.json', state.results[1].resultText);
     }),
+    button('Tasks (CSV)', 'export-tasks-csv', async () => {
+      for (const [i, r] of state.results.entries()) {
+        if (!r) continue;
+        const a = await sim.tasksCsv(r.run);
+        if (a.type !== 'success') return fail(a);
+        download(i ? 'tasks-B.csv' : 'tasks.csv', a.value, 'text/csv');
+      }
+    }, 'exportTasksCsv'),
+    button('Timeline (PNG)', 'export-png', () => {
+      for (const [i, t] of timelines.entries()) {
+        if (!state.results[i]) continue;
+        t.canvas.toBlob((blob) => blob && download(i ? 'timeline-B.png' : 'timeline.png', blob));
+      }
+    }),
+    button('Timeline (SVG)', 'export-svg', () => {
+      for (const [i, t] of timelines.entries()) {
+        if (state.results[i]) download(i ? 'timeline-B.svg' : 'timeline.svg', t.toSvg(), 'image/svg+xml');
+      }
+    }),
     button('Scenario file', 'export-scenario', async () => {
       const a = await sim.call('exportScenario', ...args(state.policy));
       if (a.type === 'success') download('scenario.json', typeof a.value === 'string' ? a.value : pretty(a.value)); else fail(a);
@@ -274,7 +293,8 @@ function createExports(el) {
     button('OpenDC experiment (.zip)', 'export-opendc', async () => {
       const a = await sim.call('exportOpenDcExperiment', ...args(state.policy));
       if (a.type !== 'success') return fail(a);
-      const files = [['experiment.json', pretty(a.value.experiment)], ['topology.json', pretty(a.value.topology)]];
+      const notes = ['# Continuing this study in OpenDC', '', ...a.value.notes.map((n) => `- ${n}`), ''].join('\n');
+      const files = [['experiment.json', pretty(a.value.experiment)], ['topology.json', pretty(a.value.topology)], ['NOTES.md', notes]];
       if (sim.has('exportWorkloadParquet')) {
         const w = await sim.call('exportWorkloadParquet', state.inputs.workload.handle);
         if (w.type !== 'success') return fail(w);
@@ -306,7 +326,7 @@ async function start() {
     policyB: typeof saved?.policyB === 'string' ? saved.policyB : null,
     options: { seed: 0, quantumMs: 1000, hostCounts: {} },
   };
-  const shared = decodeShare(location.hash, SAMPLES);
+  const shared = await decodeShare(location.hash, SAMPLES);
   if (shared?.error) notice(`${shared.error}; kept your current work.`, 'error');
   else if (shared) initial = shared;
   state.policy = initial.policy;
@@ -338,8 +358,8 @@ async function start() {
   createExports($('exports'));
   $('cancel').addEventListener('click', () => sim.cancel());
   $('share').addEventListener('click', share);
-  window.addEventListener('hashchange', () => {
-    const s = decodeShare(location.hash, SAMPLES);
+  window.addEventListener('hashchange', async () => {
+    const s = await decodeShare(location.hash, SAMPLES);
     if (s?.error) notice(`${s.error}; kept your current work.`, 'error');
     else if (s) applyState(s);
   });

@@ -1,37 +1,47 @@
 // The share URL: the policy (and the compare policy), the sample, seed, quantum and host counts
-// as base64url JSON in the hash (`#s=...`), and the edited policy in localStorage.
+// as deflated JSON in base64url in the hash (`#s2=...`; `#s=` links of format 1, plain base64url
+// JSON, still open), and the edited policy in localStorage. Compression is the browser's own
+// CompressionStream ('deflate-raw'), so a long policy still makes a link a chat window accepts.
 export const STORAGE_KEY = 'policy-playground.v1';
 
-const toBase64url = (text) => {
-  const bytes = new TextEncoder().encode(text);
+const bytesToBase64url = (bytes) => {
   let bin = '';
   for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 };
-const fromBase64url = (s) => {
-  const bin = atob(s.replace(/-/g, '+').replace(/_/g, '/'));
-  return new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
-};
+const base64urlToBytes = (s) => Uint8Array.from(atob(s.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0));
+const utf8 = (bytes) => new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+
+async function through(bytes, transform) {
+  const stream = new Blob([bytes]).stream().pipeThrough(transform);
+  return new Uint8Array(await new Response(stream).arrayBuffer());
+}
+const deflate = (text) => through(new TextEncoder().encode(text), new CompressionStream('deflate-raw'));
+const inflate = async (bytes) => utf8(await through(bytes, new DecompressionStream('deflate-raw')));
 
 /** The hash for a shareable state (only embedded samples can be shared). */
-export function encodeShare({ sample, policy, policyB, options }) {
-  const o = { v: 1, sample, policy, seed: options.seed, quantumMs: options.quantumMs };
+export async function encodeShare({ sample, policy, policyB, options }) {
+  const o = { v: 2, sample, policy, seed: options.seed, quantumMs: options.quantumMs };
   if (Object.keys(options.hostCounts).length) o.hostCounts = options.hostCounts;
   if (policyB != null) o.policyB = policyB;
-  return `#s=${toBase64url(JSON.stringify(o))}`;
+  return `#s2=${bytesToBase64url(await deflate(JSON.stringify(o)))}`;
 }
 
 /** Reads a hash: null when there is none, {error} when it does not decode, else the state. */
-export function decodeShare(hash, samples) {
+export async function decodeShare(hash, samples) {
   if (!hash || hash === '#') return null;
-  const m = /^#s=([A-Za-z0-9_-]*)$/.exec(hash);
-  if (!m) return { error: 'the link does not hold a playground state (expected #s=…)' };
+  const m = /^#s(2?)=([A-Za-z0-9_-]*)$/.exec(hash);
+  if (!m) return { error: 'the link does not hold a playground state (expected #s2=…)' };
+  const version = m[1] ? 2 : 1;
   let o;
-  try { o = JSON.parse(fromBase64url(m[1])); } catch {
+  try {
+    const bytes = base64urlToBytes(m[2]);
+    o = JSON.parse(version === 2 ? await inflate(bytes) : utf8(bytes));
+  } catch {
     return { error: 'the link is damaged: its state does not decode' };
   }
   const isInt = (v) => Number.isSafeInteger(v) && v >= 0;
-  if (!o || o.v !== 1 || typeof o.policy !== 'string' || !samples[o.sample] || !isInt(o.seed) || !isInt(o.quantumMs)
+  if (!o || o.v !== version || typeof o.policy !== 'string' || !samples[o.sample] || !isInt(o.seed) || !isInt(o.quantumMs)
     || (o.policyB != null && typeof o.policyB !== 'string')
     || (o.hostCounts != null && (typeof o.hostCounts !== 'object' || !Object.values(o.hostCounts).every(isInt)))) {
     return { error: 'the link is damaged: its state is incomplete or from another version' };

@@ -4,6 +4,8 @@
 // per result into typed arrays sorted by (lane, start); a frame draws only the visible lanes and
 // the bars of the visible time range (binary search), without allocating per bar.
 
+import { Context as SvgContext } from 'svgcanvas';
+
 export const COLORS = {
   // Okabe–Ito, safe for the common colour-vision deficiencies.
   black: '#000000', orange: '#E69F00', sky: '#56B4E9', green: '#009E73',
@@ -12,6 +14,15 @@ export const COLORS = {
 const WAIT = 0, DEFER = 1, PAUSE = 2, RUN = 3, TERM = 4;
 const KIND_NAMES = ['queued', 'deferred', 'paused', 'running', 'terminated'];
 const AXIS_H = 22, CARBON_H = 54, GUTTER = 104, CLUSTER_GAP = 14;
+
+/** The hatching of deferrals (and, crossed, of terminated tasks) on a 6 px tile. */
+function paintHatch(g, color, cross) {
+  g.fillStyle = '#ffffff'; g.fillRect(0, 0, 6, 6);
+  g.strokeStyle = color; g.lineWidth = 1.5;
+  g.beginPath(); g.moveTo(0, 6); g.lineTo(6, 0);
+  if (cross) { g.moveTo(0, 0); g.lineTo(6, 6); }
+  g.stroke();
+}
 
 /** The visible time window, shared by stacked timelines (compare mode). */
 export class TimeView {
@@ -205,13 +216,29 @@ export class Timeline {
   pattern(color, cross) {
     const c = document.createElement('canvas');
     c.width = c.height = 6;
-    const g = c.getContext('2d');
-    g.fillStyle = '#ffffff'; g.fillRect(0, 0, 6, 6);
-    g.strokeStyle = color; g.lineWidth = 1.5;
-    g.beginPath(); g.moveTo(0, 6); g.lineTo(6, 0);
-    if (cross) { g.moveTo(0, 0); g.lineTo(6, 6); }
-    g.stroke();
+    paintHatch(c.getContext('2d'), color, cross);
     return this.ctx.createPattern(c, 'repeat');
+  }
+
+  /** The frame on screen as SVG text (for slides): the same drawing code, into svgcanvas. */
+  toSvg() {
+    const svg = new SvgContext({ width: this.width, height: this.height });
+    const tile = (color, cross) => {
+      const t = new SvgContext({ width: 6, height: 6 });
+      paintHatch(t, color, cross);
+      return svg.createPattern(t, 'repeat');
+    };
+    const saved = [this.ctx, this.hatch, this.crossHatch, this.dpr, this.frames, this.frameMs];
+    this.ctx = svg;
+    this.hatch = tile(COLORS.green, false);
+    this.crossHatch = tile(COLORS.vermillion, true);
+    this.dpr = 1;
+    try {
+      this.draw();
+    } finally {
+      [this.ctx, this.hatch, this.crossHatch, this.dpr, this.frames, this.frameMs] = saved;
+    }
+    return svg.getSerializedSvg();
   }
 
   setModel(model, stale = false) {
