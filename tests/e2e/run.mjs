@@ -241,6 +241,30 @@ test('share links are compressed, and links of format 1 still open', async ({ pa
   sameMetrics(await metrics(page), native({ policy: long }).metrics, 'format-1 link');
 });
 
+test('a lesson that replaces the edited policy offers it back', async ({ page, url }) => {
+  await open(page, url);
+  const mine = pretty({ type: 'filter', filters: [{ type: 'VCpu', allocationRatio: 1 }], weighers: [{ type: 'CoreRam', multiplier: -1 }] });
+  let n = await runs(page);
+  await setPolicy(page, mine);
+  await waitRun(page, n);
+  const lesson = LESSONS[0];
+  n = await runs(page);
+  await page.click(`[data-testid=lesson-${lesson.id}]`);
+  await waitRun(page, n);
+  assert.match(await page.textContent('[data-testid=notice]'), /replaced your policy/);
+  assert.notEqual(await policyText(page), mine);
+  n = await runs(page);
+  await page.click('[data-testid=notice-action]');
+  await waitRun(page, n);
+  assert.equal(await policyText(page), mine);
+  assert.equal(await page.isVisible('[data-testid=metric-b-tasksCompleted]'), false, 'compare mode is off again');
+  sameMetrics(await metrics(page), native({ policy: mine, hostCounts: lesson.hostCounts }).metrics, 'restored policy');
+  // The restored policy is what a reload brings back.
+  await page.reload();
+  await page.waitForFunction(() => document.body.dataset.ready === 'true');
+  assert.equal(await policyText(page), mine);
+});
+
 test('a damaged share URL says so and keeps the current work', async ({ page, url }) => {
   await open(page, url);
   let n = await runs(page);

@@ -18,12 +18,32 @@ const $ = (id) => document.getElementById(id);
 const WORKER = new URL('./worker.js', import.meta.url);
 const pretty = (v) => JSON.stringify(v, null, 2);
 
-const notice = (text, kind = 'info') => {
+/** One message above the page; `action` ({label, run}) adds a button, e.g. to undo. */
+const notice = (text, kind = 'info', action = null) => {
   const el = $('notice');
   el.textContent = text;
   el.className = `notice ${kind}`;
   el.hidden = !text;
+  if (action) {
+    el.append(' ', h('button', { type: 'button', 'data-testid': 'notice-action', onclick: () => { notice(''); action.run(); } }, action.label));
+  }
 };
+
+/** Puts a policy (and policy B) in the editors; work that it replaces can be restored. */
+function replacePolicies(policy, policyB, why) {
+  const before = { policy: state.policy, policyB: state.policyB };
+  panelA.setText(policy);
+  state.policy = policy;
+  compare.set(policyB != null, policyB);
+  const lost = (before.policy && before.policy !== policy) || (before.policyB != null && before.policyB !== policyB);
+  if (lost && !suspendedStart) {
+    notice(`${why} replaced your policy.`, 'info', {
+      label: 'Restore my policy',
+      run: () => { panelA.setText(before.policy); state.policy = before.policy; compare.set(before.policyB != null, before.policyB); edited(); },
+    });
+  }
+}
+let suspendedStart = true; // the first state of the page replaces nothing of the user's
 
 const sim = new Engine(WORKER, {
   onRestart: (message) => notice(message === 'cancelled'
@@ -209,9 +229,7 @@ async function showQueue(ms) {
 async function applyState(s, caption = null) {
   suspended = true;
   try {
-    panelA.setText(s.policy);
-    state.policy = s.policy;
-    compare.set(s.policyB != null, s.policyB);
+    replacePolicies(s.policy, s.policyB, caption ? `The lesson “${caption.title}”` : 'The link');
     if (state.sample !== s.sample || !state.inputs.workload) {
       view.needsReset = true;
       if (!(await scenario.loadSample(s.sample))) return;
@@ -339,7 +357,7 @@ async function start() {
     schema: schema.value, prefabs: prefabs.value, lint, onChange: () => edited(),
   });
   on('compare', (on) => { $('timeline-b-wrap').hidden = !on || !state.results[1]; });
-  scenario = createScenarioPanel($('scenario'), { engine: sim, onPolicy: (t) => panelA.setText(t) });
+  scenario = createScenarioPanel($('scenario'), { engine: sim, onPolicy: (t) => { replacePolicies(t, state.policyB, 'The scenario file'); edited(); } });
   await scenario.init();
   on('inputs', () => { view.needsReset = true; requestRun(); });
   on('options', () => requestRun());
@@ -365,6 +383,7 @@ async function start() {
   });
 
   await applyState(initial);
+  suspendedStart = false;
   // For the tests and the benchmark (tests/e2e): the engines, the state, and a way to edit.
   window.__playground = {
     sim, lint, state, view, timelines, ready: true,
