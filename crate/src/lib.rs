@@ -7,6 +7,7 @@
 //! facade share; neither knows a JSON shape of its own.
 
 pub mod api;
+pub mod bench;
 pub mod case;
 pub mod diag;
 pub mod engine;

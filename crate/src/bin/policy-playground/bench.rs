@@ -1,86 +1,261 @@
-//! `policy-playground bench`: how long surf_week takes natively, parquet decoding and simulation
-//! measured separately (medians of several repetitions). A benchmark, never a timed test.
+//! `policy-playground bench`: the figures of issue 6 in one run (medians of several
+//! repetitions). The file-free measurements live in [`policy_playground::bench`]; this adds the
+//! surf_week runs, peak memory (a child process, `bench --rss-child`, that does one surf_week
+//! run and reports its high-water mark) and the wasm package in Node
+//! (`tests/bench/wasm-surf-week.mjs`). A benchmark, never a timed test.
 
 use super::{Exit, INVALID, UNREADABLE};
+use policy_playground::api::handles::Session;
+use policy_playground::bench::{self as b, median, ms_since};
 use policy_playground::experiment::{self, Disk};
-use policy_playground::policy::policy_from_text;
+use policy_playground::input::workload::read_parquet_workload;
+use policy_playground::model::{CarbonTrace, Topology, Workload};
+use policy_playground::policy::Policy;
 use policy_playground::sim::{simulate, Options, Scenario};
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-/// Where the embedded samples are: `www/samples` under the current folder, else beside the crate.
-fn samples_dir() -> PathBuf {
-    let here = PathBuf::from("www/samples");
-    if here.is_dir() {
-        here
+/// The repository root: the current folder when it holds `www/samples`, else the crate's parent.
+fn root() -> PathBuf {
+    if Path::new("www/samples").is_dir() {
+        PathBuf::from(".")
     } else {
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("../www/samples")
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
     }
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
+/// The surf_week sample, read from disk.
+struct SurfWeek {
+    tasks: Vec<u8>,
+    fragments: Vec<u8>,
+    topology_text: String,
+    carbon_bytes: Vec<u8>,
+    topology: Topology,
+    carbon: Option<CarbonTrace>,
+}
+
+fn surf_week() -> Result<SurfWeek, Exit> {
+    let dir = root().join("www/samples/surf_week");
+    let read = |name: &str| {
+        std::fs::read(dir.join(name)).map_err(|e| {
+            eprintln!("{}: {e}", dir.join(name).display());
+            UNREADABLE
+        })
+    };
+    let topology_path = dir.join("topology.json");
+    let topology = experiment::load_topology(&Disk, &topology_path).map_err(|_| INVALID)?;
+    let (carbon, _) = experiment::referenced_carbon(&Disk, &topology, &topology_path);
+    Ok(SurfWeek {
+        tasks: read("tasks.parquet")?,
+        fragments: read("fragments.parquet")?,
+        topology_text: String::from_utf8_lossy(&read("topology.json")?).into_owned(),
+        carbon_bytes: read("carbon.json")?,
+        topology,
+        carbon,
+    })
+}
+
+fn run_surf(sw: &SurfWeek, workload: &Workload, policy: &Policy) -> u64 {
+    simulate(
+        Scenario {
+            topology: &sw.topology,
+            workload,
+            carbon: sw.carbon.as_ref(),
+            policy,
+            seed: 0,
+            quantum_ms: 1000,
+        },
+        Options::default(),
+    )
+    .metrics
+    .tasks_completed
+}
+
+fn decode(sw: &SurfWeek) -> Result<Workload, Exit> {
+    read_parquet_workload(&sw.tasks, &sw.fragments).map_err(|_| INVALID)
+}
+
+fn fail(e: String) -> Exit {
+    eprintln!("bench: {e}");
+    INVALID
+}
+
+/// `bench --rss-child`: one surf_week decode and run under Mem, then the process's peak
+/// resident set in bytes on stdout (nothing on systems without `/proc/self/status`).
+pub fn rss_child() -> Result<(), Exit> {
+    let sw = surf_week()?;
+    let mem = b::policy(r#"{"type": "prefab", "policyName": "Mem"}"#).map_err(fail)?;
+    let workload = decode(&sw)?;
+    std::hint::black_box(run_surf(&sw, &workload, &mem));
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    if let Some(kb) = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+    {
+        println!("{}", kb * 1024);
+    }
+    Ok(())
+}
+
+fn peak_rss() -> Option<u64> {
+    let exe = std::env::current_exe().ok()?;
+    let out = std::process::Command::new(exe)
+        .args(["bench", "--rss-child"])
+        .current_dir(root())
+        .output()
+        .ok()?;
+    String::from_utf8_lossy(&out.stdout).trim().parse().ok()
+}
+
+/// The Node script's figures, `None` when Node, the package or the script is missing or fails.
+fn wasm_figures(repetitions: usize) -> Option<Value> {
+    let root = root();
+    if !root.join("www/pkg/policy_playground_bg.wasm").is_file() {
+        return None;
+    }
+    let out = std::process::Command::new("node")
+        .arg("tests/bench/wasm-surf-week.mjs")
+        .arg(repetitions.to_string())
+        .current_dir(&root)
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        eprintln!(
+            "bench: wasm script: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        return None;
+    }
+    serde_json::from_slice(&out.stdout).ok()
+}
+
+/// The native counterpart of the wasm script: the same handles calls, load and run, median ms.
+fn native_handles(sw: &SurfWeek, repetitions: usize) -> (f64, f64) {
+    let mem = r#"{"type": "prefab", "policyName": "Mem"}"#;
+    let (mut load, mut run) = (Vec::new(), Vec::new());
+    for _ in 0..repetitions {
+        let mut s = Session::new();
+        let t0 = Instant::now();
+        let handle =
+            |a: String| serde_json::from_str::<Value>(&a).ok()?["value"]["handle"].as_u64();
+        let w = handle(
+            s.load_workload_parquet(&sw.tasks, &sw.fragments)
+                .to_json_string(),
+        );
+        let t = handle(s.load_topology(&sw.topology_text).to_json_string());
+        let c = handle(s.load_carbon(&sw.carbon_bytes, "json").to_json_string());
+        load.push(ms_since(t0));
+        let handles = json!({"topology": t, "workload": w, "carbon": c}).to_string();
+        let t1 = Instant::now();
+        std::hint::black_box(s.run_json_str(&handles, mem, "{}").len());
+        run.push(ms_since(t1));
+    }
+    (median(load), median(run))
 }
 
 /// Runs the benchmark and prints its figures (as one JSON object with `json`).
-pub fn run(json: bool, quick: bool) -> Result<(), Exit> {
-    let dir = samples_dir().join("surf_week");
-    let repetitions = if quick { 3 } else { 7 };
-    let tasks = std::fs::read(dir.join("tasks.parquet")).map_err(|e| {
-        eprintln!("{}: {e}", dir.display());
-        UNREADABLE
-    })?;
-    let fragments = std::fs::read(dir.join("fragments.parquet")).map_err(|_| UNREADABLE)?;
-    let topology =
-        experiment::load_topology(&Disk, &dir.join("topology.json")).map_err(|_| INVALID)?;
-    let (carbon, _) = experiment::referenced_carbon(&Disk, &topology, &dir.join("topology.json"));
-    let policy = policy_from_text(r#"{"type": "prefab", "policyName": "Mem"}"#)
-        .map_err(|_| INVALID)?
-        .0;
-    let mut decode = Vec::new();
-    let mut sim = Vec::new();
+pub fn run(json_out: bool, quick: bool) -> Result<(), Exit> {
+    let reps = if quick { 3 } else { 7 };
+    let sw = surf_week()?;
+    let mem = b::policy(r#"{"type": "prefab", "policyName": "Mem"}"#).map_err(fail)?;
+    let (mut dec, mut sim) = (Vec::new(), Vec::new());
     let mut completed = 0;
-    for _ in 0..repetitions {
+    let mut workload = Workload::default();
+    for _ in 0..reps {
         let t0 = Instant::now();
-        let workload =
-            policy_playground::input::workload::read_parquet_workload(&tasks, &fragments)
-                .map_err(|_| INVALID)?;
-        decode.push(t0.elapsed().as_secs_f64() * 1000.0);
+        workload = decode(&sw)?;
+        dec.push(ms_since(t0));
         let t1 = Instant::now();
-        let r = simulate(
-            Scenario {
-                topology: &topology,
-                workload: &workload,
-                carbon: carbon.as_ref(),
-                policy: &policy,
-                seed: 0,
-                quantum_ms: 1000,
-            },
-            Options::default(),
-        );
-        sim.push(t1.elapsed().as_secs_f64() * 1000.0);
-        completed = r.metrics.tasks_completed;
+        completed = run_surf(&sw, &workload, &mem);
+        sim.push(ms_since(t1));
     }
-    let (d, s) = (median(decode), median(sim));
-    if json {
+    let (d, s) = (median(dec), median(sim));
+
+    // Every task deferrable, deadline = submission + duration + 24 h, timeshift with the stopper.
+    for t in &mut workload.tasks {
+        t.deferrable = true;
+        t.deadline_ms = Some(t.submission_ms + t.duration_ms + 24 * 3_600_000);
+    }
+    let stopper =
+        std::fs::read_to_string(root().join("www/samples/policies/timeshift-stopper.json"))
+            .map_err(|_| UNREADABLE)?;
+    let stopper = b::policy(&stopper).map_err(fail)?;
+    let timeshift = median(
+        (0..reps)
+            .map(|_| {
+                let t0 = Instant::now();
+                run_surf(&sw, &workload, &stopper);
+                ms_since(t0)
+            })
+            .collect(),
+    );
+    drop(workload);
+
+    let d1k = b::decision(1_000, reps).map_err(fail)?;
+    let d10k = b::decision(10_000, reps).map_err(fail)?;
+
+    let filter = b::policy(b::FILTER_POLICY).map_err(fail)?;
+    let scale_tasks = if quick { 4_000 } else { 20_000 };
+    let scale = b::scale_workload(scale_tasks);
+    let scale_reps = if quick { 1 } else { 3 };
+    let (t1k, c1k) = b::time_simulation(&b::cluster(1_000), &scale, &filter, scale_reps);
+    let (t10k, c10k) = b::time_simulation(&b::cluster(10_000), &scale, &filter, scale_reps);
+    drop(scale);
+
+    let memorize =
+        b::policy(r#"{"type": "prefab", "policyName": "TaskNumMemorizing"}"#).map_err(fail)?;
+    let memo_tasks = if quick { 100_000 } else { 1_000_000 };
+    let (memo_ms, memo_done) = b::time_simulation(
+        &b::cluster(10_000),
+        &b::memorizing_workload(memo_tasks),
+        &memorize,
+        1,
+    );
+
+    let rss = peak_rss();
+    let (native_load, native_run) = native_handles(&sw, reps);
+    let wasm = wasm_figures(reps);
+    let wasm_total = wasm.as_ref().and_then(|w| w["totalMs"].as_f64());
+    let ratio = wasm_total.map(|w| w / (native_load + native_run));
+    let w = |k: &str| wasm.as_ref().map(|w| w[k].clone());
+
+    let report = json!({
+        "surfWeekDecodeMs": d,
+        "surfWeekSimulateMs": s,
+        "surfWeekTotalMs": d + s,
+        "surfWeekTasksCompleted": completed,
+        "surfWeekPeakRssBytes": rss,
+        "decisionNsPerHost": {"hosts1000": d1k.engine_ns_per_host, "hosts10000": d10k.engine_ns_per_host},
+        "referenceNsPerHost": {"hosts1000": d1k.reference_ns_per_host, "hosts10000": d10k.reference_ns_per_host},
+        "decisionRatioVsReference": {
+            "hosts1000": d1k.engine_ns_per_host / d1k.reference_ns_per_host,
+            "hosts10000": d10k.engine_ns_per_host / d10k.reference_ns_per_host,
+        },
+        "scaleTasks": scale_tasks,
+        "scaleMs": {"hosts1000": t1k, "hosts10000": t10k},
+        "scaleTasksCompleted": {"hosts1000": c1k, "hosts10000": c10k},
+        "scaleRatio10kVs1k": t10k / t1k,
+        "memorizingTasks": memo_tasks,
+        "memorizingTasksCompleted": memo_done,
+        "memorizingMs1MTasks10kHosts": memo_ms * 1_000_000.0 / memo_tasks as f64,
+        "timeshiftSurfWeekMs": timeshift,
+        "nativeHandlesLoadMs": native_load,
+        "nativeHandlesRunMs": native_run,
+        "wasmLoadMs": w("loadMs"),
+        "wasmRunMs": w("runMs"),
+        "wasmRerunMs": w("rerunMs"),
+        "wasmNativeRatio": ratio,
+        "repetitions": reps,
+        "quick": quick,
+    });
+    if json_out {
+        println!("{report}");
+    } else {
         println!(
             "{}",
-            serde_json::json!({
-                "surfWeekDecodeMs": d,
-                "surfWeekSimulateMs": s,
-                "surfWeekTotalMs": d + s,
-                "surfWeekTasksCompleted": completed,
-                "repetitions": repetitions,
-            })
-        );
-    } else {
-        println!("surf_week (6295 tasks, 277 hosts, Mem, NL carbon), median of {repetitions}:");
-        println!("  decode parquet  {d:8.1} ms");
-        println!("  simulate        {s:8.1} ms");
-        println!(
-            "  total           {:8.1} ms  ({completed} tasks completed)",
-            d + s
+            serde_json::to_string_pretty(&report).unwrap_or_default()
         );
     }
     Ok(())

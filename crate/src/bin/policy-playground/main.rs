@@ -34,14 +34,18 @@ enum Command {
     /// Simulate a workload on a topology under a policy: a scenario file, an OpenDC experiment,
     /// or separate files.
     Simulate(simulate::Args),
-    /// Measure how long surf_week takes: parquet decoding and simulation, separately.
+    /// Measure the figures of the performance issue: surf_week (decode, simulate, peak memory,
+    /// timeshift, wasm), decisions against a reference kernel, scaling and memorizing.
     Bench {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
-        /// Fewer repetitions.
+        /// Fewer repetitions and smaller synthetic runs (scaled to the stated sizes).
         #[arg(long)]
         quick: bool,
+        /// Internal: one surf_week run, then print the peak resident set in bytes.
+        #[arg(long, hide = true)]
+        rss_child: bool,
     },
     /// Run a decision case, or an array of them, and explain each step.
     Decide {
@@ -83,7 +87,10 @@ fn run(command: Command) -> Result<(), u8> {
         Command::Check { file, json } => check(&file, json),
         Command::Expand { file } => expand(&file),
         Command::Decide { case, json } => decide(&case, json),
-        Command::Bench { json, quick } => bench::run(json, quick),
+        Command::Bench {
+            rss_child: true, ..
+        } => bench::rss_child(),
+        Command::Bench { json, quick, .. } => bench::run(json, quick),
         Command::Simulate(args) => simulate::run(args),
     }
 }
