@@ -45,6 +45,76 @@ pub fn first_failing(filters: &[Filter], h: &HostState, d: &Demand) -> Option<us
     filters.iter().position(|f| !passes(f, h, d))
 }
 
+/// Sets `out` to the indices, in topology order, of the hosts that pass every filter: the set
+/// [`first_failing`] accepts, computed one filter at a time so that each filter's test is one
+/// tight, branch-free loop (the first over all hosts, the next over the hosts kept so far).
+pub fn keep(filters: &[Filter], hosts: &[HostState], d: &Demand, out: &mut Vec<u32>) {
+    out.clear();
+    let mut filters = filters.iter();
+    let Some(first) = filters.next() else {
+        out.extend(0..hosts.len() as u32);
+        return;
+    };
+    out.resize(hosts.len(), 0);
+    let n = narrow(first, hosts, d, out, true);
+    out.truncate(n);
+    for f in filters {
+        if out.is_empty() {
+            return;
+        }
+        let n = narrow(f, hosts, d, out, false);
+        out.truncate(n);
+    }
+}
+
+/// One filter's pass of [`keep`]; the arms rebuild the filter so that [`passes`] inlines to
+/// that filter's test alone.
+#[inline]
+fn narrow(f: &Filter, hosts: &[HostState], d: &Demand, out: &mut [u32], all: bool) -> usize {
+    match *f {
+        Filter::Compute => compact(hosts, out, all, |h| passes(&Filter::Compute, h, d)),
+        Filter::VCpu { allocation_ratio } => compact(hosts, out, all, |h| {
+            passes(&Filter::VCpu { allocation_ratio }, h, d)
+        }),
+        Filter::VCpuCapacity => compact(hosts, out, all, |h| passes(&Filter::VCpuCapacity, h, d)),
+        Filter::Ram { allocation_ratio } => compact(hosts, out, all, |h| {
+            passes(&Filter::Ram { allocation_ratio }, h, d)
+        }),
+        Filter::InstanceCount { limit } => compact(hosts, out, all, |h| {
+            passes(&Filter::InstanceCount { limit }, h, d)
+        }),
+        Filter::SameHost | Filter::DifferentHost => out.len(),
+        Filter::VGpu { allocation_ratio } => compact(hosts, out, all, |h| {
+            passes(&Filter::VGpu { allocation_ratio }, h, d)
+        }),
+    }
+}
+
+/// Writes the kept indices to the front of `out` and returns how many: over all hosts when
+/// `all` (`out` as long as `hosts`), else over the indices already in `out`.
+#[inline(always)]
+fn compact(
+    hosts: &[HostState],
+    out: &mut [u32],
+    all: bool,
+    pass: impl Fn(&HostState) -> bool,
+) -> usize {
+    let mut n = 0;
+    if all {
+        for (i, h) in hosts.iter().enumerate() {
+            out[n] = i as u32;
+            n += pass(h) as usize;
+        }
+    } else {
+        for j in 0..out.len() {
+            let i = out[j];
+            out[n] = i;
+            n += pass(&hosts[i as usize]) as usize;
+        }
+    }
+    n
+}
+
 /// Why a host fails a filter, in numbers: `needs 8 cores, 2 free`. Only meaningful when
 /// [`passes`] is false.
 pub fn reason(filter: &Filter, h: &HostState, d: &Demand) -> String {

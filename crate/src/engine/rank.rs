@@ -10,7 +10,7 @@ use super::explain::{self, HostRow, Placement, Score, WeigherRange};
 use super::filter;
 use super::host::{Demand, HostState};
 use super::weigher::{contribution, rank_key, raw};
-use crate::policy::Policy;
+use crate::policy::{Policy, WeigherKind};
 use rand::Rng as RngCore;
 
 /// Reusable buffers of the filter scheduler.
@@ -39,26 +39,8 @@ pub fn select<R: RngCore + ?Sized>(
     rng: &mut R,
     s: &mut Scratch,
 ) -> Choice {
-    let weighers = &policy.weighers;
-    s.candidates.clear();
-    s.mins.clear();
-    s.maxs.clear();
-    s.mins.resize(weighers.len(), f64::INFINITY);
-    s.maxs.resize(weighers.len(), f64::NEG_INFINITY);
-    for (i, h) in hosts.iter().enumerate() {
-        if filter::first_failing(&policy.filters, h, d).is_none() {
-            s.candidates.push(i as u32);
-            for (w, weigher) in weighers.iter().enumerate() {
-                let r = raw(weigher.kind, h);
-                if r < s.mins[w] {
-                    s.mins[w] = r;
-                }
-                if r > s.maxs[w] {
-                    s.maxs[w] = r;
-                }
-            }
-        }
-    }
+    filter::keep(&policy.filters, hosts, d, &mut s.candidates);
+    ranges(policy, hosts, s);
     let n = s.candidates.len();
     if n == 0 {
         return Choice {
@@ -67,7 +49,7 @@ pub fn select<R: RngCore + ?Sized>(
         };
     }
     let k = (policy.subset_size as usize).min(n);
-    if weighers.is_empty() {
+    if policy.weighers.is_empty() {
         if k == 1 {
             return Choice {
                 host: Some(s.candidates[0] as usize),
@@ -82,19 +64,18 @@ pub fn select<R: RngCore + ?Sized>(
         };
     }
     if k == 1 {
-        let mut best = s.candidates[0];
-        let mut best_key = f64::NEG_INFINITY;
-        let mut first = true;
-        for &c in &s.candidates {
-            let key = rank_key(total(policy, &hosts[c as usize], &s.mins, &s.maxs));
-            if first || key > best_key {
-                best = c;
+        totals(policy, hosts, s);
+        let mut best = 0;
+        let mut best_key = rank_key(s.totals[0]);
+        for (j, &t) in s.totals.iter().enumerate().skip(1) {
+            let key = rank_key(t);
+            if key > best_key {
+                best = j;
                 best_key = key;
-                first = false;
             }
         }
         return Choice {
-            host: Some(best as usize),
+            host: Some(s.candidates[best] as usize),
             draw: None,
         };
     }
@@ -117,14 +98,84 @@ fn total(policy: &Policy, h: &HostState, mins: &[f64], maxs: &[f64]) -> f64 {
     t
 }
 
+/// Calls `$body` with `$raw` bound to the raw score of weigher kind `$kind`, one arm per kind,
+/// so that the loop in `$body` is compiled for that kind alone.
+macro_rules! by_kind {
+    ($kind:expr, |$raw:ident| $body:expr) => {
+        match $kind {
+            WeigherKind::Ram => {
+                let $raw = |h: &HostState| raw(WeigherKind::Ram, h);
+                $body
+            }
+            WeigherKind::CoreRam => {
+                let $raw = |h: &HostState| raw(WeigherKind::CoreRam, h);
+                $body
+            }
+            WeigherKind::InstanceCount => {
+                let $raw = |h: &HostState| raw(WeigherKind::InstanceCount, h);
+                $body
+            }
+            WeigherKind::VCpuCapacity => {
+                let $raw = |h: &HostState| raw(WeigherKind::VCpuCapacity, h);
+                $body
+            }
+            WeigherKind::VCpu => {
+                let $raw = |h: &HostState| raw(WeigherKind::VCpu, h);
+                $body
+            }
+            WeigherKind::VGpu => {
+                let $raw = |h: &HostState| raw(WeigherKind::VGpu, h);
+                $body
+            }
+        }
+    };
+}
+
+/// Sets `s.mins` and `s.maxs` to each weigher's range over the candidates (infinities when
+/// there are none), one weigher at a time.
+fn ranges(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
+    s.mins.clear();
+    s.maxs.clear();
+    for weigher in &policy.weighers {
+        let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        by_kind!(weigher.kind, |score| for &c in &s.candidates {
+            let r = score(&hosts[c as usize]);
+            if r < min {
+                min = r;
+            }
+            if r > max {
+                max = r;
+            }
+        });
+        s.mins.push(min);
+        s.maxs.push(max);
+    }
+}
+
+/// Sets `s.totals` to each candidate's [`total`], built one weigher at a time (the same
+/// additions in the same order; a weigher whose candidates all score the same adds +0.0 to a
+/// sum that starts at +0.0 and so is skipped).
+fn totals(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
+    s.totals.clear();
+    s.totals.resize(s.candidates.len(), 0.0);
+    for (w, weigher) in policy.weighers.iter().enumerate() {
+        let (min, max, m) = (s.mins[w], s.maxs[w], weigher.multiplier);
+        if min == max {
+            continue;
+        }
+        by_kind!(
+            weigher.kind,
+            |score| for (t, &c) in s.totals.iter_mut().zip(&s.candidates) {
+                *t += contribution(m, score(&hosts[c as usize]), min, max);
+            }
+        );
+    }
+}
+
 /// Fills `s.totals` and `s.order` (positions into `s.candidates`, best first, ties in topology
 /// order).
 fn rank_candidates(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
-    s.totals.clear();
-    for &c in &s.candidates {
-        s.totals
-            .push(total(policy, &hosts[c as usize], &s.mins, &s.maxs));
-    }
+    totals(policy, hosts, s);
     s.order.clear();
     s.order.extend(0..s.candidates.len() as u32);
     let totals = &s.totals;
