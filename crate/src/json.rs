@@ -168,12 +168,16 @@ impl<'a> LineIndex<'a> {
     }
 
     /// The byte offset of a 1-based line and a column counted in bytes (serde_json's columns).
+    /// serde_json ends lines at `\n` only, so a lone `\r` does not start one here.
     pub fn offset_of_byte_column(&self, line: usize, byte_column: usize) -> usize {
-        let start = self
-            .starts
-            .get(line.saturating_sub(1))
-            .copied()
-            .unwrap_or(self.text.len());
+        let start = if line <= 1 {
+            0
+        } else {
+            self.text
+                .match_indices('\n')
+                .nth(line - 2)
+                .map_or(self.text.len(), |(i, _)| i + 1)
+        };
         (start + byte_column.saturating_sub(1)).min(self.text.len())
     }
 

@@ -1,7 +1,9 @@
 //! Reading parquet files column by column, from bytes (so the same code serves a file on disk
 //! and a file dropped into the browser), with the `parquet` crate and pure-Rust codecs only.
 //!
-//! A column is decoded whole into a `Vec` of its values (nulls as `None`), the types OpenDC's
+//! A column is decoded whole into a [`Column`]: a flat `Vec` of its values and, only when the
+//! column holds nulls, which rows are present (surf_week's 2.3 M fragments decode straight into
+//! flat arrays, with no `Option` per value). The types OpenDC's
 //! traces use converted on the way: integers of either width, floats of either width, booleans,
 //! strings, and timestamps in any unit to ms. The parquet crate can panic on some malformed
 //! input; every call into it runs under `catch_unwind` and a panic becomes a diagnostic.
@@ -15,6 +17,87 @@ use parquet::data_type::{
 };
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
+
+/// A decoded column: one value per row (a null row holds the type's default) and, when the
+/// column has nulls, which rows are present.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Column<T> {
+    pub values: Vec<T>,
+    /// `None` when every row is present.
+    pub present: Option<Vec<bool>>,
+}
+
+impl<T> Column<T> {
+    /// Number of rows.
+    pub fn len(&self) -> usize {
+        self.values.len()
+    }
+
+    /// True when the column has no rows.
+    pub fn is_empty(&self) -> bool {
+        self.values.is_empty()
+    }
+
+    /// The value of `row`, `None` when null (or past the end).
+    #[inline]
+    pub fn get_ref(&self, row: usize) -> Option<&T> {
+        match &self.present {
+            Some(p) if !p.get(row).copied().unwrap_or(false) => None,
+            _ => self.values.get(row),
+        }
+    }
+
+    /// The column with `f` applied to every value (null rows' defaults included).
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Column<U> {
+        Column {
+            values: self.values.into_iter().map(f).collect(),
+            present: self.present,
+        }
+    }
+
+    /// The column with `f(value, present)` applied to every row.
+    pub fn map_rows<U>(self, mut f: impl FnMut(T, bool) -> U) -> Column<U> {
+        let values = match &self.present {
+            None => self.values.into_iter().map(|v| f(v, true)).collect(),
+            Some(p) => self
+                .values
+                .into_iter()
+                .zip(p)
+                .map(|(v, &here)| f(v, here))
+                .collect(),
+        };
+        Column {
+            values,
+            present: self.present,
+        }
+    }
+
+    /// The rows as options.
+    pub fn into_options(self) -> Vec<Option<T>> {
+        match self.present {
+            None => self.values.into_iter().map(Some).collect(),
+            Some(p) => self
+                .values
+                .into_iter()
+                .zip(p)
+                .map(|(v, here)| here.then_some(v))
+                .collect(),
+        }
+    }
+}
+
+impl<T: Copy> Column<T> {
+    /// The value of `row`, `None` when null (or past the end).
+    #[inline]
+    pub fn get(&self, row: usize) -> Option<T> {
+        self.get_ref(row).copied()
+    }
+
+    /// True when some present value satisfies `f`.
+    pub fn any(&self, mut f: impl FnMut(T) -> bool) -> bool {
+        (0..self.len()).any(|r| self.get(r).is_some_and(&mut f))
+    }
+}
 
 /// An open parquet file and its name, for messages.
 pub struct Table {
@@ -127,10 +210,10 @@ impl Table {
         (c.physical_type(), logical, text)
     }
 
-    /// Decodes leaf column `i` as `T`, nulls as `None`.
-    fn decode<T: DataType>(&self, i: usize) -> Result<Vec<Option<T::T>>, String>
+    /// Decodes leaf column `i` as `T`.
+    fn decode<T: DataType>(&self, i: usize) -> Result<Column<T::T>, String>
     where
-        T::T: Clone,
+        T::T: Clone + Default,
     {
         guarded(|| {
             let max_def = self
@@ -140,14 +223,16 @@ impl Table {
                 .schema_descr()
                 .column(i)
                 .max_def_level();
-            let mut out: Vec<Option<T::T>> = Vec::with_capacity(self.reserve(self.rows()));
+            let mut out: Vec<T::T> = Vec::with_capacity(self.reserve(self.rows()));
+            let mut present: Option<Vec<bool>> = None;
+            let mut defs: Vec<i16> = Vec::new();
             for g in 0..self.reader.num_row_groups() {
                 let group = self.reader.get_row_group(g).map_err(|e| e.to_string())?;
                 let rows = group.metadata().num_rows().max(0) as usize;
                 let column: ColumnReader = group.get_column_reader(i).map_err(|e| e.to_string())?;
                 let mut reader = get_typed_column_reader::<T>(column);
-                let mut values: Vec<T::T> = Vec::with_capacity(self.reserve(rows));
-                let mut defs: Vec<i16> = Vec::new();
+                let start = out.len();
+                defs.clear();
                 let mut read = 0;
                 while read < rows {
                     let (records, _, _) = reader
@@ -155,7 +240,7 @@ impl Table {
                             rows - read,
                             (max_def > 0).then_some(&mut defs),
                             None,
-                            &mut values,
+                            &mut out,
                         )
                         .map_err(|e| e.to_string())?;
                     if records == 0 {
@@ -166,22 +251,32 @@ impl Table {
                 if read != rows {
                     return Err(format!("row group {g} holds {read} of its {rows} rows"));
                 }
-                if max_def == 0 {
-                    out.extend(values.into_iter().map(Some));
-                } else {
-                    let mut it = values.into_iter();
-                    for d in defs {
-                        out.push(if d == max_def { it.next() } else { None });
+                let values = out.len() - start;
+                if max_def > 0 && (values != rows || present.is_some()) {
+                    // Nulls: spread this group's values over its rows, defaults in the gaps.
+                    let p = present.get_or_insert_with(|| vec![true; start]);
+                    let mut dense = out.split_off(start).into_iter();
+                    for &d in &defs {
+                        let here = d == max_def;
+                        p.push(here);
+                        out.push(if here {
+                            dense.next().unwrap_or_default()
+                        } else {
+                            T::T::default()
+                        });
                     }
                 }
             }
-            Ok(out)
+            Ok(Column {
+                values: out,
+                present,
+            })
         })
     }
 
-    fn decoded<T: DataType>(&self, name: &str, i: usize) -> Result<Vec<Option<T::T>>, Diagnostic>
+    fn decoded<T: DataType>(&self, name: &str, i: usize) -> Result<Column<T::T>, Diagnostic>
     where
-        T::T: Clone,
+        T::T: Clone + Default,
     {
         self.decode::<T>(i).map_err(|e| {
             Diagnostic::error(
@@ -192,7 +287,7 @@ impl Table {
     }
 
     /// An integer column (INT32 or INT64; a timestamp is converted to ms). `None` when absent.
-    pub fn integers(&self, name: &str) -> Result<Option<Vec<Option<i64>>>, Diagnostic> {
+    pub fn integer_column(&self, name: &str) -> Result<Option<Column<i64>>, Diagnostic> {
         let Some(i) = self.leaf(name) else {
             return Ok(None);
         };
@@ -206,53 +301,34 @@ impl Table {
             _ => 1,
         };
         let values = match physical {
-            Physical::INT32 => self
-                .decoded::<Int32Type>(name, i)?
-                .into_iter()
-                .map(|v| v.map(i64::from))
-                .collect(),
+            Physical::INT32 => self.decoded::<Int32Type>(name, i)?.map(i64::from),
             Physical::INT64 => self.decoded::<Int64Type>(name, i)?,
             _ => return Err(self.mistyped(name, text, "an integer (int32 or int64)")),
         };
         Ok(Some(if scale == 1 {
             values
         } else {
-            values
-                .into_iter()
-                .map(|v| v.map(|x: i64| x.div_euclid(scale)))
-                .collect()
+            values.map(|x: i64| x.div_euclid(scale))
         }))
     }
 
     /// A number column (DOUBLE, FLOAT, or an integer). `None` when absent.
-    pub fn numbers(&self, name: &str) -> Result<Option<Vec<Option<f64>>>, Diagnostic> {
+    pub fn number_column(&self, name: &str) -> Result<Option<Column<f64>>, Diagnostic> {
         let Some(i) = self.leaf(name) else {
             return Ok(None);
         };
         let (physical, _, text) = self.describe(i);
         Ok(Some(match physical {
             Physical::DOUBLE => self.decoded::<DoubleType>(name, i)?,
-            Physical::FLOAT => self
-                .decoded::<FloatType>(name, i)?
-                .into_iter()
-                .map(|v| v.map(f64::from))
-                .collect(),
-            Physical::INT32 => self
-                .decoded::<Int32Type>(name, i)?
-                .into_iter()
-                .map(|v| v.map(f64::from))
-                .collect(),
-            Physical::INT64 => self
-                .decoded::<Int64Type>(name, i)?
-                .into_iter()
-                .map(|v| v.map(|x| x as f64))
-                .collect(),
+            Physical::FLOAT => self.decoded::<FloatType>(name, i)?.map(f64::from),
+            Physical::INT32 => self.decoded::<Int32Type>(name, i)?.map(f64::from),
+            Physical::INT64 => self.decoded::<Int64Type>(name, i)?.map(|x| x as f64),
             _ => return Err(self.mistyped(name, text, "a number (double)")),
         }))
     }
 
     /// A boolean column. `None` when absent.
-    pub fn booleans(&self, name: &str) -> Result<Option<Vec<Option<bool>>>, Diagnostic> {
+    pub fn boolean_column(&self, name: &str) -> Result<Option<Column<bool>>, Diagnostic> {
         let Some(i) = self.leaf(name) else {
             return Ok(None);
         };
@@ -264,28 +340,52 @@ impl Table {
     }
 
     /// A string column, or an integer column written in decimal (for ids). `None` when absent.
-    pub fn strings(&self, name: &str) -> Result<Option<Vec<Option<String>>>, Diagnostic> {
+    pub fn string_column(&self, name: &str) -> Result<Option<Column<String>>, Diagnostic> {
         let Some(i) = self.leaf(name) else {
             return Ok(None);
         };
         let (physical, _, text) = self.describe(i);
         Ok(Some(match physical {
-            Physical::BYTE_ARRAY => self
-                .decoded::<ByteArrayType>(name, i)?
-                .into_iter()
-                .map(|v| v.map(|b| String::from_utf8_lossy(b.data()).into_owned()))
-                .collect(),
-            Physical::INT32 | Physical::INT64 => self
-                .integers(name)?
-                .unwrap_or_default()
-                .into_iter()
-                .map(|v| v.map(|x| x.to_string()))
-                .collect(),
+            Physical::BYTE_ARRAY => self.decoded::<ByteArrayType>(name, i)?.map_rows(|b, here| {
+                // A null row holds an unset ByteArray, whose bytes must not be read.
+                if here {
+                    String::from_utf8_lossy(b.data()).into_owned()
+                } else {
+                    String::new()
+                }
+            }),
+            Physical::INT32 | Physical::INT64 => self.integer_column(name)?.map_or_else(
+                || Column {
+                    values: vec![],
+                    present: None,
+                },
+                |c| c.map(|x| x.to_string()),
+            ),
             _ => return Err(self.mistyped(name, text, "a string or an integer")),
         }))
     }
 
     /// A required column: its values, or the error naming it and the columns found.
+    pub fn require_column<T>(
+        &self,
+        name: &str,
+        expected: &str,
+        column: Result<Option<Column<T>>, Diagnostic>,
+    ) -> Result<Column<T>, Diagnostic> {
+        column?.ok_or_else(|| self.missing(name, expected))
+    }
+
+    /// [`Table::integer_column`] as options per row.
+    pub fn integers(&self, name: &str) -> Result<Option<Vec<Option<i64>>>, Diagnostic> {
+        Ok(self.integer_column(name)?.map(Column::into_options))
+    }
+
+    /// [`Table::number_column`] as options per row.
+    pub fn numbers(&self, name: &str) -> Result<Option<Vec<Option<f64>>>, Diagnostic> {
+        Ok(self.number_column(name)?.map(Column::into_options))
+    }
+
+    /// A required column as options per row, or the error naming it and the columns found.
     pub fn require<T>(
         &self,
         name: &str,

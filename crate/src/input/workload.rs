@@ -8,7 +8,7 @@
 //! MiB. Every problem names the file, the row (0-based, as in the file) and the column, and says
 //! what was expected; after 50 errors the rest are counted.
 
-use super::parquet::Table;
+use super::parquet::{Column, Table};
 use super::problems::{suggest, Problems};
 use super::time;
 use crate::diag::{has_errors, Diagnostic};
@@ -25,53 +25,57 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
     let f = Table::open(fragments, FRAGMENTS).map_err(|d| vec![d])?;
     let mut errors = Vec::new();
     let ids = col(
-        t.require("id", "int32 or string", t.strings("id")),
+        t.require_column("id", "int32 or string", t.string_column("id")),
         &mut errors,
     );
     let submission = col(
-        t.require(
+        t.require_column(
             "submission_time",
             "int64 ms or timestamp",
-            t.integers("submission_time"),
+            t.integer_column("submission_time"),
         ),
         &mut errors,
     );
-    let duration = col(t.integers("duration"), &mut errors).flatten();
+    let duration = col(t.integer_column("duration"), &mut errors).flatten();
     let cpu_count = col(
-        t.require("cpu_count", "int32", t.integers("cpu_count")),
+        t.require_column("cpu_count", "int32", t.integer_column("cpu_count")),
         &mut errors,
     );
     let cpu_capacity = col(
-        t.require("cpu_capacity", "double MHz", t.numbers("cpu_capacity")),
+        t.require_column(
+            "cpu_capacity",
+            "double MHz",
+            t.number_column("cpu_capacity"),
+        ),
         &mut errors,
     );
     let mem = col(
-        t.require("mem_capacity", "int64 KB", t.integers("mem_capacity")),
+        t.require_column("mem_capacity", "int64 KB", t.integer_column("mem_capacity")),
         &mut errors,
     );
-    let gpu_count = col(t.integers("gpu_count"), &mut errors).flatten();
-    let gpu_capacity = col(t.numbers("gpu_capacity"), &mut errors).flatten();
-    let deferrable = col(t.booleans("deferrable"), &mut errors).flatten();
-    let deadline = col(t.integers("deadline"), &mut errors).flatten();
-    let nature = col(t.strings("nature"), &mut errors).flatten();
+    let gpu_count = col(t.integer_column("gpu_count"), &mut errors).flatten();
+    let gpu_capacity = col(t.number_column("gpu_capacity"), &mut errors).flatten();
+    let deferrable = col(t.boolean_column("deferrable"), &mut errors).flatten();
+    let deadline = col(t.integer_column("deadline"), &mut errors).flatten();
+    let nature = col(t.string_column("nature"), &mut errors).flatten();
     // Integer ids are kept as integers (surf_week has 2.3 M fragments); strings otherwise.
-    let frag_ids = match f.integers("id") {
+    let frag_ids = match f.integer_column("id") {
         Ok(Some(ints)) => Some(Ids::Int(ints)),
         _ => col(
-            f.require("id", "int32 or string", f.strings("id")),
+            f.require_column("id", "int32 or string", f.string_column("id")),
             &mut errors,
         )
         .map(Ids::Str),
     };
     let frag_duration = col(
-        f.require("duration", "int64 ms", f.integers("duration")),
+        f.require_column("duration", "int64 ms", f.integer_column("duration")),
         &mut errors,
     );
     let frag_usage = col(
-        f.require("cpu_usage", "double MHz", f.numbers("cpu_usage")),
+        f.require_column("cpu_usage", "double MHz", f.number_column("cpu_usage")),
         &mut errors,
     );
-    let gpu_usage = col(f.numbers("gpu_usage"), &mut errors).flatten();
+    let gpu_usage = col(f.number_column("gpu_usage"), &mut errors).flatten();
     let (
         Some(ids),
         Some(submission),
@@ -106,7 +110,7 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
     for row in 0..n {
         let at = |column: &str| format!("{TASKS} row {row}, column `{column}`");
         let path = |column: &str| format!("tasks[{row}].{column}");
-        let Some(id) = ids[row].as_deref() else {
+        let Some(id) = ids.get_ref(row).map(String::as_str) else {
             p.error(path("id"), format!("{}: null, expected an id", at("id")));
             continue;
         };
@@ -116,14 +120,14 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
                 format!("{}: the id `{id}` appears twice", at("id")),
             );
         }
-        let submit = submission[row].unwrap_or_else(|| {
+        let submit = submission.get(row).unwrap_or_else(|| {
             p.error(
                 path("submission_time"),
                 format!("{}: null, expected a time", at("submission_time")),
             );
             0
         });
-        let cores = match cpu_count[row] {
+        let cores = match cpu_count.get(row) {
             Some(c) if (1..=u32::MAX as i64).contains(&c) => c as u32,
             other => {
                 p.error(
@@ -139,11 +143,11 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
         };
         let capacity = finite_nonneg(
             &mut p,
-            cpu_capacity[row],
+            cpu_capacity.get(row),
             || at("cpu_capacity"),
             || path("cpu_capacity"),
         );
-        let memory = match mem[row] {
+        let memory = match mem.get(row) {
             Some(m) if m >= 0 => (m + 500) / 1000,
             other => {
                 p.error(
@@ -157,9 +161,15 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
                 0
             }
         };
-        let deferrable_row = deferrable.as_ref().and_then(|d| d[row]).unwrap_or(false)
-            || nature.as_ref().and_then(|n| n[row].as_deref()) == Some("deferrable");
-        let deadline_row = match deadline.as_ref().and_then(|d| d[row]) {
+        let deferrable_row = deferrable
+            .as_ref()
+            .and_then(|d| d.get(row))
+            .unwrap_or(false)
+            || nature
+                .as_ref()
+                .and_then(|n| n.get_ref(row).map(String::as_str))
+                == Some("deferrable");
+        let deadline_row = match deadline.as_ref().and_then(|d| d.get(row)) {
             None | Some(-1) => None,
             Some(d) if d < submit => {
                 p.error(
@@ -173,17 +183,20 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
             }
             Some(d) => Some(d),
         };
-        let gpus = gpu_count.as_ref().and_then(|g| g[row]).unwrap_or(0);
+        let gpus = gpu_count.as_ref().and_then(|g| g.get(row)).unwrap_or(0);
         tasks.push(TaskSpec {
             id: id.to_string(),
             name: id.to_string(),
             submission_ms: submit,
-            duration_ms: duration.as_ref().and_then(|d| d[row]).unwrap_or(0),
+            duration_ms: duration.as_ref().and_then(|d| d.get(row)).unwrap_or(0),
             cpu_count: cores,
             cpu_capacity_mhz: capacity,
             memory_mib: memory,
             gpu_count: gpus.clamp(0, u32::MAX as i64) as u32,
-            gpu_capacity_mhz: gpu_capacity.as_ref().and_then(|g| g[row]).unwrap_or(0.0),
+            gpu_capacity_mhz: gpu_capacity
+                .as_ref()
+                .and_then(|g| g.get(row))
+                .unwrap_or(0.0),
             deferrable: deferrable_row,
             deadline_ms: deadline_row,
             fragments: 0..0,
@@ -209,7 +222,7 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
     let mut last: Option<(&str, u32)> = None;
     for row in 0..frag_ids.len() {
         let task = match &frag_ids {
-            Ids::Int(ints) => match (ints[row], last_int) {
+            Ids::Int(ints) => match (ints.get(row), last_int) {
                 (Some(id), Some((last_id, t))) if id == last_id => Some(t),
                 (Some(id), _) => int_index
                     .get(&id)
@@ -217,7 +230,7 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
                     .inspect(|&t| last_int = Some((id, t))),
                 (None, _) => None,
             },
-            Ids::Str(strs) => match (strs[row].as_deref(), last) {
+            Ids::Str(strs) => match (strs.get_ref(row).map(String::as_str), last) {
                 (Some(id), Some((last_id, t))) if id == last_id => Some(t),
                 (Some(id), _) => index.get(id).copied().inspect(|&t| last = Some((id, t))),
                 (None, _) => None,
@@ -231,7 +244,7 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
             }
         }
         let at = |column: &str| format!("{FRAGMENTS} row {row}, column `{column}`");
-        match frag_duration[row] {
+        match frag_duration.get(row) {
             Some(d) if d >= 0 => {}
             other => p.error(
                 format!("fragments[{row}].duration"),
@@ -244,7 +257,7 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
         }
         finite_nonneg(
             &mut p,
-            frag_usage[row],
+            frag_usage.get(row),
             || at("cpu_usage"),
             || format!("fragments[{row}].cpu_usage"),
         );
@@ -255,10 +268,7 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
             format!("{FRAGMENTS}: {orphans} fragments name no task of {TASKS} and are ignored"),
         );
     }
-    if gpu_usage
-        .as_ref()
-        .is_some_and(|g| g.iter().any(|u| u.is_some_and(|u| u != 0.0)))
-    {
+    if gpu_usage.as_ref().is_some_and(|g| g.any(|u| u != 0.0)) {
         p.warn(
             "fragments.gpu_usage",
             format!("{FRAGMENTS}: GPU usage is read but not modelled (GPU power is out of scope)"),
@@ -277,17 +287,36 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
         counts[i] += counts[i - 1];
     }
     let total = counts[tasks.len()] as usize;
-    let mut durations = vec![0i64; total];
-    let mut usages = vec![0f64; total];
-    let mut next = counts.clone();
-    for (row, &o) in owner.iter().enumerate() {
-        if o != u32::MAX {
-            let k = next[o as usize] as usize;
-            durations[k] = frag_duration[row].unwrap_or(0);
-            usages[k] = frag_usage[row].unwrap_or(0.0);
-            next[o as usize] += 1;
+    // Fragments already grouped in task order (OpenDC writes them so): the grouping is the
+    // identity and the decoded columns are the arrays.
+    let in_order = orphans == 0 && owner.windows(2).all(|w| w[0] <= w[1]);
+    let (durations, usages) = match (in_order, frag_duration, frag_usage) {
+        (
+            true,
+            Column {
+                values: d,
+                present: None,
+            },
+            Column {
+                values: u,
+                present: None,
+            },
+        ) => (d, u),
+        (_, frag_duration, frag_usage) => {
+            let mut durations = vec![0i64; total];
+            let mut usages = vec![0f64; total];
+            let mut next = counts.clone();
+            for (row, &o) in owner.iter().enumerate() {
+                if o != u32::MAX {
+                    let k = next[o as usize] as usize;
+                    durations[k] = frag_duration.get(row).unwrap_or(0);
+                    usages[k] = frag_usage.get(row).unwrap_or(0.0);
+                    next[o as usize] += 1;
+                }
+            }
+            (durations, usages)
         }
-    }
+    };
     let mut w = Workload {
         fragment_duration_ms: durations,
         fragment_cpu_usage_mhz: usages,
@@ -341,8 +370,8 @@ pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload,
 
 /// A fragments file's task ids, as integers when the column is an integer column.
 enum Ids {
-    Int(Vec<Option<i64>>),
-    Str(Vec<Option<String>>),
+    Int(Column<i64>),
+    Str(Column<String>),
 }
 
 impl Ids {
