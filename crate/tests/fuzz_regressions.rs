@@ -40,3 +40,28 @@ fn a_lone_carriage_return_in_a_workload() {
         ds[0]
     );
 }
+
+/// Forged parquet files that make the parquet crate itself panic (a negative column-chunk start;
+/// a dictionary-encoded page without its dictionary). Natively the reader's `catch_unwind`
+/// turns that into one error naming the file; the fuzzer still reports them because libFuzzer
+/// aborts on any panic, and in wasm (panic = abort) the page's trap guard recovers, so the
+/// files stay under `open/` until the reader validates offsets before decoding.
+#[test]
+fn forged_parquet_files_that_panic_inside_the_parquet_crate_give_an_error() {
+    for name in [
+        "open/parquet-negative-column-start",
+        "open/parquet-dict-decoder-unset",
+    ] {
+        let data = bytes(name);
+        // The fuzz target's split: a little-endian u16 length, then tasks, then fragments.
+        let n = (u16::from_le_bytes([data[0], data[1]]) as usize).min(data.len() - 2);
+        let (tasks, fragments) = data[2..].split_at(n);
+        let ds = policy_playground::input::workload::read_parquet_workload(tasks, fragments)
+            .expect_err("a forged file is not a workload");
+        assert!(
+            ds.iter()
+                .any(|d| d.message.contains(".parquet") && d.is_error()),
+            "{name}: {ds:?}"
+        );
+    }
+}
