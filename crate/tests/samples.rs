@@ -116,3 +116,30 @@ fn surf_week_completes_on_the_surf_topology_with_idle_energy_as_computed_by_hand
     );
     assert!(r.metrics.carbon_g.unwrap() > 0.0);
 }
+
+#[test]
+fn the_cli_takes_the_run_limits() {
+    // One instant: the first submissions are placed and nothing can complete, so every task
+    // ends terminated at the limit.
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_policy-playground"))
+        .args(["simulate", "--json", "--max-instants", "1", "--scenario"])
+        .arg(root().join("www/samples/teaching/scenario.json"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let m = &v["metrics"];
+    assert_eq!(m["tasksCompleted"], 0);
+    assert_eq!(m["tasksTerminated"], m["tasksTotal"]);
+    assert!(v["warnings"].to_string().contains("limit of 1 instants"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_policy-playground"))
+        .args(["simulate", "--max-time-ms", "x", "--scenario"])
+        .arg(root().join("www/samples/teaching/scenario.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2), "a usage error");
+}

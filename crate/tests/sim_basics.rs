@@ -214,3 +214,99 @@ fn same_seed_same_bytes_and_subset_size_draws() {
     assert_eq!(a(0), a(0));
     assert_ne!(a(0), a(1));
 }
+
+fn run_with(t: &Topology, w: &Workload, p: &Policy, options: Options) -> SimResult {
+    simulate(
+        Scenario {
+            topology: t,
+            workload: w,
+            carbon: None,
+            policy: p,
+            seed: 0,
+            quantum_ms: 1000,
+        },
+        options,
+    )
+}
+
+#[test]
+fn the_simulated_time_limit_ends_the_run_at_the_limit() {
+    // One host, 2 cores of 2000 MHz, 100-200 W. Task 0 runs 0-30 min, task 1 from 0 for 3 h,
+    // task 2 arrives at 2 h. With a 1 h limit: 0-30 min at u = 2000/4000 (150 W), 30-60 min at
+    // u = 1000/4000 (125 W): 270 000 + 225 000 J; idle 100 W x 3600 s.
+    let hour = 60 * MIN;
+    let r = run_with(
+        &topology(1, 2, 2000.0, 1 << 20),
+        &workload(&[
+            (0, 30 * MIN, 1000.0, 1),
+            (0, 3 * hour, 1000.0, 1),
+            (2 * hour, 10 * MIN, 1000.0, 1),
+        ]),
+        &policy(r#"{"type":"prefab","policyName":"Mem"}"#),
+        Options {
+            max_time_ms: hour,
+            ..Options::default()
+        },
+    );
+    let states: Vec<_> = r.tasks.iter().map(|t| (t.state, t.finish_ms)).collect();
+    assert_eq!(
+        states,
+        [
+            ("completed", 30 * MIN),
+            ("terminated", hour),
+            ("terminated", 2 * hour)
+        ]
+    );
+    let limit = "the run reached the simulated-time limit of 3600000 ms";
+    assert!(r.tasks[1].reason.as_deref().unwrap().contains(limit));
+    assert!(r.tasks[2]
+        .reason
+        .as_deref()
+        .unwrap()
+        .ends_with("before its submission"));
+    assert_eq!(r.tasks[2].start_ms, None);
+    assert_eq!(r.metrics.makespan_ms, hour);
+    assert_eq!(r.metrics.energy_j, 495_000.0);
+    assert_eq!(r.metrics.idle_energy_j, 360_000.0);
+    assert_eq!(r.metrics.tasks_terminated, 2);
+    assert!(r.warnings.iter().any(|d| d.message.contains(limit)));
+}
+
+#[test]
+fn the_instant_limit_ends_the_run_at_its_last_instant() {
+    // Tasks of 1 min every 10 min on an idle host: each takes two instants (its submission and
+    // placement, its completion). Five instants: tasks 0 and 1 complete, task 2 starts at 20 min
+    // and is stopped there, tasks 3 and 4 end at their submissions.
+    let tasks: Vec<(i64, i64, f64, u32)> = (0..5).map(|i| (i * 10 * MIN, MIN, 500.0, 1)).collect();
+    let r = run_with(
+        &topology(1, 2, 2000.0, 1 << 20),
+        &workload(&tasks),
+        &policy(r#"{"type":"prefab","policyName":"Mem"}"#),
+        Options {
+            max_instants: 5,
+            ..Options::default()
+        },
+    );
+    let states: Vec<_> = r.tasks.iter().map(|t| (t.state, t.finish_ms)).collect();
+    assert_eq!(
+        states,
+        [
+            ("completed", MIN),
+            ("completed", 11 * MIN),
+            ("terminated", 20 * MIN),
+            ("terminated", 30 * MIN),
+            ("terminated", 40 * MIN)
+        ]
+    );
+    assert_eq!(r.tasks[2].start_ms, Some(20 * MIN));
+    let limit = "stopped: the run reached the limit of 5 instants";
+    assert!(r.tasks[2].reason.as_deref().unwrap().contains(limit));
+    assert_eq!(r.metrics.makespan_ms, 20 * MIN);
+    // The default limit lets the same run finish.
+    let r = run(
+        &topology(1, 2, 2000.0, 1 << 20),
+        &workload(&tasks),
+        &policy(r#"{"type":"prefab","policyName":"Mem"}"#),
+    );
+    assert_eq!(r.metrics.tasks_completed, 5);
+}

@@ -37,6 +37,13 @@ pub struct Scenario<'a> {
     pub quantum_ms: i64,
 }
 
+/// The default limit of simulated time: ten years, ms.
+pub const MAX_TIME_MS: i64 = 10 * 366 * 24 * 3600 * 1000;
+
+/// The default limit of instants: 250 million, about a minute of simulation natively. surf_week
+/// (a week, 2.3 M fragments) has about 514 000 instants under Mem.
+pub const MAX_INSTANTS: u64 = 250_000_000;
+
 /// What a run records, and its limits.
 #[derive(Debug, Clone)]
 pub struct Options {
@@ -46,6 +53,9 @@ pub struct Options {
     pub explain_task: Option<String>,
     /// Simulated time past which the run stops and the tasks left are terminated.
     pub max_time_ms: i64,
+    /// Instants (distinct event times) after which the run stops the same way: with the time
+    /// limit, this bounds the work of any run, whatever the input.
+    pub max_instants: u64,
 }
 
 impl Default for Options {
@@ -54,7 +64,8 @@ impl Default for Options {
             series_resolution_ms: 60_000,
             explain_task: None,
             // Ten years of simulated time.
-            max_time_ms: 10 * 366 * 24 * 3600 * 1000,
+            max_time_ms: MAX_TIME_MS,
+            max_instants: MAX_INSTANTS,
         }
     }
 }

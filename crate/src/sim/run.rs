@@ -282,7 +282,20 @@ impl<'a> Simulation<'a> {
                 return true;
             };
             if t > self.options.max_time_ms {
-                self.terminate_blocked_at_limit();
+                // Nothing happens between the last instant and the limit: the run goes on to it.
+                let limit = self.options.max_time_ms;
+                self.terminate_at_limit(
+                    limit.max(self.now),
+                    format!("blocked: the run reached the simulated-time limit of {limit} ms"),
+                );
+                return true;
+            }
+            if self.instants >= self.options.max_instants {
+                let limit = self.options.max_instants;
+                self.terminate_at_limit(
+                    self.now,
+                    format!("stopped: the run reached the limit of {limit} instants"),
+                );
                 return true;
             }
             self.instant(t);
@@ -302,7 +315,11 @@ impl<'a> Simulation<'a> {
                 return true;
             }
             match self.next_instant() {
-                Some(next) if next <= t && next <= self.options.max_time_ms => {
+                Some(next)
+                    if next <= t
+                        && next <= self.options.max_time_ms
+                        && self.instants < self.options.max_instants =>
+                {
                     self.instant(next);
                     self.instants += 1;
                 }
@@ -814,10 +831,10 @@ impl<'a> Simulation<'a> {
         self.terminate_queue(t, reason.to_string());
     }
 
-    fn terminate_blocked_at_limit(&mut self) {
-        let t = self.now;
-        let limit = self.options.max_time_ms;
-        let reason = format!("blocked: the run reached the simulated-time limit of {limit} ms");
+    /// Ends the run at time `t`, at a limit of [`super::Options`]: every task not yet ended is
+    /// terminated with `reason`, and a warning says so.
+    fn terminate_at_limit(&mut self, t: i64, reason: String) {
+        self.now = t;
         let running: Vec<usize> = (0..self.tasks.len())
             .filter(|&i| self.tasks[i].state == State::Running)
             .collect();
@@ -826,11 +843,17 @@ impl<'a> Simulation<'a> {
             self.tasks[i].state = State::Queued;
             self.queue.push_back(i as u32);
         }
+        // A task the run never reached ends at its own submission (not before it), and does
+        // not lengthen the run.
+        let unsubmitted = format!("{reason}, before its submission");
         while self.next_submission < self.order.len() {
             let i = self.order[self.next_submission] as usize;
             self.next_submission += 1;
-            self.tasks[i].state = State::Queued;
-            self.queue.push_back(i as u32);
+            let tk = &mut self.tasks[i];
+            tk.state = State::Terminated;
+            tk.finish = Some(tk.submit.max(t));
+            tk.reason = Some(unsubmitted.clone());
+            self.finished += 1;
         }
         self.warnings.push(Diagnostic::warning("", reason.clone()));
         self.terminate_queue(t, reason);

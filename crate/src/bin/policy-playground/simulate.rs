@@ -53,6 +53,14 @@ pub struct Args {
     /// Power series resolution in ms (0: exact change points; default 60000).
     #[arg(long = "series-resolution-ms")]
     pub series_resolution_ms: Option<i64>,
+    /// Stop the run at this simulated time, ms; the tasks not ended by then are terminated
+    /// (default ten years).
+    #[arg(long = "max-time-ms")]
+    pub max_time_ms: Option<i64>,
+    /// Stop the run after this many instants (distinct event times) the same way
+    /// (default 250000000).
+    #[arg(long = "max-instants")]
+    pub max_instants: Option<u64>,
 }
 
 fn load_error(e: LoadError) -> Exit {
@@ -90,7 +98,12 @@ pub fn run(args: Args) -> Result<(), Exit> {
         series_resolution_ms: args
             .series_resolution_ms
             .unwrap_or(Options::default().series_resolution_ms),
-        ..Options::default()
+        max_time_ms: args
+            .max_time_ms
+            .unwrap_or(policy_playground::sim::MAX_TIME_MS),
+        max_instants: args
+            .max_instants
+            .unwrap_or(policy_playground::sim::MAX_INSTANTS),
     };
     if let Some(q) = args.quantum_ms {
         if !(1..=scenario::MAX_QUANTUM_MS).contains(&q) {
