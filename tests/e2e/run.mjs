@@ -50,6 +50,19 @@ test('a typo shows a diagnostic at its line; the old result stays, marked stale'
   assert.equal(await page.isVisible('[data-testid=stale-badge]'), false);
 });
 
+test('typing key by key runs as you type and ends on the last text', async ({ page, url }) => {
+  await open(page, url);
+  const ed = page.locator('[data-testid=editor-A]');
+  await ed.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Delete');
+  // Most prefixes do not parse, "Mem" does (and runs), "MemI" does not, "MemInv" does.
+  await page.keyboard.type('{"type": "prefab", "policyName": "MemInv"}', { delay: 5 });
+  await page.waitForFunction(() => window.__playground.idle() && document.querySelector('[data-testid=run-status]').dataset.state === 'done', null, { timeout: 30000 });
+  assert.equal(await page.isVisible('[data-testid=stale-badge]'), false);
+  sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after typing MemInv');
+});
+
 test('a prefab change changes the metrics, to the native figures', async ({ page, url }) => {
   await open(page, url);
   const n = await runs(page);

@@ -1,6 +1,6 @@
 // The page: wires the views to the two workers (one simulates, one checks policies so that the
 // editor stays responsive during long runs) and runs the live loop: every edit is checked
-// (debounced 150 ms) and, when the policy has no errors, simulated again; while it has errors
+// at once and, when the policy has no errors, simulated again; while it has errors
 // the last good result stays on screen, marked stale.
 import { Engine } from './engine.js';
 import { state, on, onOnce, emit, h, runOptions, diagText } from './state.js';
@@ -54,27 +54,41 @@ const lint = new Engine(WORKER);
 const view = new TimeView();
 let panelA, compare, scenario, timelines, taskList;
 let suspended = true;
-let debounce = null;
-let checking = false; // an edit waits for its check (debounced)
+let checking = false; // a check is in flight
+let recheck = false; // an edit came during it
 
 // ---- the live loop ---------------------------------------------------------------------------
 
+// No debounce: an edit is checked at once, and edits that come while a check (or a run) is in
+// flight are coalesced into one more check (or run) when it ends. A fast scenario re-runs on
+// every keystroke; a slow one runs back to back with the latest text, never queueing.
 function edited() {
   saveLocal({ policy: state.policy, policyB: state.policyB });
-  clearTimeout(debounce);
+  if (checking) { recheck = true; return; }
   checking = true;
-  debounce = setTimeout(() => { checkAndRun().finally(() => { checking = false; }); }, 150);
+  (async () => {
+    try {
+      do { recheck = false; await checkAndRun(); } while (recheck);
+    } finally { checking = false; }
+  })();
 }
 
 async function checkAndRun() {
   if (suspended) return;
   const texts = [state.policy, state.policyB];
-  const answers = await Promise.all(texts.map((t) => (t == null ? null : lint.call('check', t))));
+  const started = performance.now();
+  const checked = Promise.all(texts.map((t) => (t == null ? null : lint.call('check', t))));
+  // The run starts beside the check (two workers, two cores); its result is shown only if the
+  // check finds no error. A policy with errors fails fast in the run too.
+  const runnable = (a) => a == null || (a.type === 'success' && a.value.ok && a.value.document !== 'experiment');
+  const clean = checked.then((answers) => answers.every(runnable));
+  requestRun(clean);
+  const answers = await checked;
+  $('run-status').dataset.checkMs = (performance.now() - started).toFixed(1);
   if (texts[0] !== state.policy || texts[1] !== state.policyB) return; // edited meanwhile
   const okA = panelA.showCheck(answers[0]);
   const okB = answers[1] ? compare.panel().showCheck(answers[1]) : true;
   setStale(!(okA && okB), 'the policy has errors; showing the last good result');
-  if (!state.stale) requestRun();
 }
 
 function setStale(stale, why) {
@@ -85,17 +99,23 @@ function setStale(stale, why) {
   for (const t of timelines) t.setStale(stale);
 }
 
-let running = false, again = false;
-async function requestRun() {
-  if (suspended || state.stale || !state.inputs.topology || !state.inputs.workload) return;
-  if (running) { again = true; return; }
+let running = false, again = null;
+/** Runs the current policies, or once more after the run in flight. `clean` resolves to
+ * whether they passed their check (by default: the page is not showing a policy error). */
+async function requestRun(clean = null) {
+  if (suspended || !state.inputs.topology || !state.inputs.workload) return;
+  if (!clean) {
+    if (state.stale) return;
+    clean = Promise.resolve(true);
+  }
+  if (running) { again = clean; return; }
   running = true;
   try {
-    do { again = false; await doRun(); } while (again && !state.stale);
+    for (let next = clean; next; next = again) { again = null; await doRun(next); }
   } finally { running = false; }
 }
 
-async function doRun() {
+async function doRun(clean) {
   const inputs = { ...state.inputs };
   const policies = [state.policy, state.policyB];
   const options = runOptions();
@@ -112,6 +132,12 @@ async function doRun() {
   clearTimeout(show);
   bar.hidden = true; bar.value = 0;
   $('cancel').disabled = true;
+  if (!(await clean)) { // the check found errors: the page shows them and the last good result
+    for (const r of [a, b]) if (r?.type === 'success') sim.release(r.value.run);
+    status.textContent = 'not run: the policy has errors';
+    status.dataset.state = 'stale';
+    return;
+  }
   if (a.cancelled || b?.cancelled) {
     status.textContent = 'cancelled';
     status.dataset.state = 'cancelled';
@@ -129,7 +155,9 @@ async function doRun() {
   for (const old of state.results) if (old) sim.release(old.run);
   const wall = performance.now() - started;
   state.results = [a.value, b && b.value];
+  const shown = performance.now();
   showResults();
+  status.dataset.renderMs = (performance.now() - shown).toFixed(1);
   const ms = Math.round(wall);
   status.textContent = `done in ${ms} ms${b ? ' (both policies)' : ''}`;
   status.dataset.state = 'done';
@@ -241,8 +269,6 @@ async function applyState(s, caption = null) {
     suspended = false;
   }
   saveLocal({ policy: state.policy, policyB: state.policyB });
-  clearTimeout(debounce); // the editors' own change events: this check covers them
-  checking = false;
   await checkAndRun();
 }
 
