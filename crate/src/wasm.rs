@@ -106,16 +106,45 @@ fn with_session(f: impl FnOnce(&mut handles::Session) -> String) -> String {
     SESSION.with(|s| f(&mut s.borrow_mut()))
 }
 
-/// See [`handles::Session::load_scenario`].
-#[wasm_bindgen(js_name = loadScenario)]
-pub fn load_scenario(text: &str) -> String {
-    with_session(|s| s.load_scenario(text).to_json_string())
+/// Hands `f` the text of `input`: a JavaScript string, or the bytes of a file (a `Uint8Array`)
+/// decoded as UTF-8 by [`handles::utf8_text`], after the size limit is checked. `what` names the
+/// input in errors ("the topology").
+fn with_text(input: &JsValue, what: &str, f: impl FnOnce(&str) -> String) -> String {
+    let refuse = |errors| api::Answer::<()>::Failure { errors }.to_json_string();
+    if let Some(text) = input.as_string() {
+        return f(&text);
+    }
+    if !input.is_instance_of::<js_sys::Uint8Array>() {
+        return refuse(vec![crate::diag::Diagnostic::error(
+            "",
+            format!("{what}: expected text or the bytes of a file (a Uint8Array)"),
+        )]);
+    }
+    let bytes = js_sys::Uint8Array::new(input);
+    if let Err(errors) = handles::Limits::BROWSER.check_bytes(bytes.length() as usize, what) {
+        return refuse(errors);
+    }
+    let bytes = bytes.to_vec();
+    match handles::utf8_text(&bytes, what) {
+        Ok(text) => f(text),
+        Err(errors) => refuse(errors),
+    }
 }
 
-/// See [`handles::Session::load_topology`].
+/// See [`handles::Session::load_scenario`]: `input` is the text or the file's bytes.
+#[wasm_bindgen(js_name = loadScenario)]
+pub fn load_scenario(input: &JsValue) -> String {
+    with_text(input, "the scenario", |text| {
+        with_session(|s| s.load_scenario(text).to_json_string())
+    })
+}
+
+/// See [`handles::Session::load_topology`]: `input` is the text or the file's bytes.
 #[wasm_bindgen(js_name = loadTopology)]
-pub fn load_topology(text: &str) -> String {
-    with_session(|s| s.load_topology(text).to_json_string())
+pub fn load_topology(input: &JsValue) -> String {
+    with_text(input, "the topology", |text| {
+        with_session(|s| s.load_topology(text).to_json_string())
+    })
 }
 
 /// See [`handles::Session::load_workload_parquet`]: the bytes of `tasks.parquet` and
@@ -125,10 +154,13 @@ pub fn load_workload_parquet(tasks: &[u8], fragments: &[u8]) -> String {
     with_session(|s| s.load_workload_parquet(tasks, fragments).to_json_string())
 }
 
-/// See [`handles::Session::load_workload`]: `format` is `json` or `csv`.
+/// See [`handles::Session::load_workload`]: `input` is the text or the file's bytes, `format`
+/// is `json` or `csv`.
 #[wasm_bindgen(js_name = loadWorkload)]
-pub fn load_workload(text: &str, format: &str) -> String {
-    with_session(|s| s.load_workload(text, format).to_json_string())
+pub fn load_workload(input: &JsValue, format: &str) -> String {
+    with_text(input, "the workload", |text| {
+        with_session(|s| s.load_workload(text, format).to_json_string())
+    })
 }
 
 /// See [`handles::Session::load_carbon`]: `format` is `parquet`, `csv` or `json`.

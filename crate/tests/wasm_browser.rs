@@ -4,13 +4,18 @@
 
 use policy_playground::wasm;
 use serde_json::Value;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 
 wasm_bindgen_test_configure!(run_in_browser);
 
 fn answer(text: &str) -> Value {
     serde_json::from_str(text).expect("every export answers JSON")
+}
+
+/// Text as the JavaScript string the text loaders take.
+fn js(text: &str) -> JsValue {
+    JsValue::from_str(text)
 }
 
 #[wasm_bindgen_test]
@@ -101,7 +106,7 @@ fn simulate_answers_garbage_with_a_failure() {
 
 #[wasm_bindgen_test]
 fn the_handle_path_gives_the_scenario_paths_bytes_and_explains() {
-    let loaded = answer(&wasm::load_scenario(TEACHING));
+    let loaded = answer(&wasm::load_scenario(&js(TEACHING)));
     assert_eq!(loaded["type"], "success");
     let v = &loaded["value"];
     let handles = serde_json::json!({"topology": v["topology"]["handle"], "workload": v["workload"]["handle"], "carbon": v["carbon"]["handle"]}).to_string();
@@ -172,7 +177,7 @@ fn result_text(run: &str) -> &str {
 
 #[wasm_bindgen_test]
 fn surf_week_through_the_handles_gives_the_native_bytes() {
-    let topology = handle(&wasm::load_topology(SURF_TOPOLOGY));
+    let topology = handle(&wasm::load_topology(&js(SURF_TOPOLOGY)));
     let workload = answer(&wasm::load_workload_parquet(SURF_TASKS, SURF_FRAGMENTS));
     assert_eq!(workload["value"]["summary"]["tasks"], 6295);
     assert_eq!(workload["value"]["summary"]["fragments"], 2_323_475);
@@ -216,10 +221,12 @@ fn every_loader_answers_garbage_with_a_failure() {
     for g in garbage {
         let text = String::from_utf8_lossy(g);
         let answers = [
-            wasm::load_topology(&text),
-            wasm::load_scenario(&text),
-            wasm::load_workload(&text, "json"),
-            wasm::load_workload(&text, "csv"),
+            wasm::load_topology(&js(&text)),
+            wasm::load_scenario(&js(&text)),
+            wasm::load_topology(&JsValue::from(js_sys::Uint8Array::from(g))),
+            wasm::load_workload(&JsValue::from_f64(1.0), "json"),
+            wasm::load_workload(&js(&text), "json"),
+            wasm::load_workload(&js(&text), "csv"),
             wasm::load_workload_parquet(g, g),
             wasm::load_workload_parquet(SURF_TASKS, g),
             wasm::load_carbon(g, "parquet"),
@@ -239,7 +246,7 @@ fn every_loader_answers_garbage_with_a_failure() {
     }
     // A huge number where a count is expected, and a policy with one.
     let huge = r#"{"clusters": [{"name": "c", "hosts": [{"name": "h", "count": 1e300, "cpu": {"coreCount": 1, "coreSpeed": 1}, "memory": {"memorySize": 1}}]}]}"#;
-    assert_eq!(answer(&wasm::load_topology(huge))["type"], "failure");
+    assert_eq!(answer(&wasm::load_topology(&js(huge)))["type"], "failure");
     let policy = r#"{"type": "filter", "subsetSize": 1e300}"#;
     assert_eq!(answer(&wasm::check(policy))["value"]["ok"], false);
     assert_eq!(answer(&wasm::queue_at(987654, f64::NAN))["type"], "failure");
@@ -251,7 +258,7 @@ fn every_loader_answers_garbage_with_a_failure() {
 
 #[wasm_bindgen_test]
 fn exports_queue_seed_and_limits() {
-    let loaded = answer(&wasm::load_scenario(TEACHING));
+    let loaded = answer(&wasm::load_scenario(&js(TEACHING)));
     let v = &loaded["value"];
     let handles = serde_json::json!({"topology": v["topology"]["handle"], "workload": v["workload"]["handle"], "carbon": v["carbon"]["handle"]}).to_string();
     let policy = v["policy"].to_string();
@@ -287,4 +294,80 @@ fn exports_queue_seed_and_limits() {
     assert!(seed["value"].as_u64().is_some_and(|s| s <= u32::MAX as u64));
     let limits = answer(&wasm::limits());
     assert_eq!(limits["value"]["maxHosts"], 50_000);
+}
+
+/// Written by `scripts/test` (`cargo run --example browser_fixtures`): generated scenarios and
+/// the bad-input corpus, each with its native answer.
+const FIXTURES: &str = include_str!(concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../tests/output/browser-fixtures.json"
+));
+
+fn fixtures(key: &str) -> Vec<Value> {
+    let doc: Value = serde_json::from_str(FIXTURES).expect("fixtures are JSON");
+    doc[key].as_array().expect("an array").clone()
+}
+
+#[wasm_bindgen_test]
+fn generated_scenarios_give_the_native_bytes() {
+    let cases = fixtures("cases");
+    assert!(cases.len() >= 40);
+    for (i, case) in cases.iter().enumerate() {
+        let scenario = case["scenario"].as_str().expect("scenario text");
+        let native = case["answer"].as_str().expect("answer text");
+        let got = wasm::simulate(scenario);
+        assert!(
+            got == native,
+            "generated case {i} differs from native: {scenario}"
+        );
+    }
+}
+
+/// `v` without the session's handle numbers (native answers come from a fresh session each).
+fn without_handles(mut v: Value) -> Value {
+    fn strip(v: &mut Value) {
+        match v {
+            Value::Object(m) => {
+                m.remove("handle");
+                m.values_mut().for_each(strip);
+            }
+            Value::Array(a) => a.iter_mut().for_each(strip),
+            _ => {}
+        }
+    }
+    strip(&mut v);
+    v
+}
+
+#[wasm_bindgen_test]
+fn the_bad_input_corpus_gives_the_native_answers_from_file_bytes() {
+    let entries = fixtures("badInputs");
+    assert!(entries.len() >= 40);
+    let mut failures = 0;
+    for e in &entries {
+        let name = e["name"].as_str().unwrap_or("?");
+        let format = e["format"].as_str().unwrap_or("");
+        let bytes: Vec<Vec<u8>> = serde_json::from_value(e["bytes"].clone()).expect("bytes");
+        let file = |i: usize| JsValue::from(js_sys::Uint8Array::from(&bytes[i][..]));
+        let got = match e["loader"].as_str().unwrap_or("") {
+            "loadWorkloadParquet" => wasm::load_workload_parquet(&bytes[0], &bytes[1]),
+            "loadCarbon" => wasm::load_carbon(&bytes[0], format),
+            "loadTopology" => wasm::load_topology(&file(0)),
+            "loadScenario" => wasm::load_scenario(&file(0)),
+            "loadWorkload" => wasm::load_workload(&file(0), format),
+            other => panic!("{name}: unknown loader {other}"),
+        };
+        let native = e["answer"].as_str().expect("answer text");
+        if answer(native)["type"] == "failure" {
+            failures += 1;
+            assert!(got == native, "{name} ({}): {got} != {native}", e["loader"]);
+        } else {
+            assert_eq!(
+                without_handles(answer(&got)),
+                without_handles(answer(native)),
+                "{name}"
+            );
+        }
+    }
+    assert!(failures >= 35, "{failures} failures");
 }

@@ -229,17 +229,7 @@ impl Session {
             return Answer::Failure { errors };
         }
         guard(|| {
-            let text = || {
-                std::str::from_utf8(bytes).map_err(|e| {
-                    vec![Diagnostic::error(
-                        "",
-                        format!(
-                            "the carbon trace is not UTF-8 text (invalid byte at offset {})",
-                            e.valid_up_to()
-                        ),
-                    )]
-                })
-            };
+            let text = || utf8_text(bytes, "the carbon trace");
             let read = match format {
                 "parquet" => input::carbon::read_carbon_parquet(bytes),
                 "csv" => text().and_then(input::carbon::read_carbon_csv),
@@ -359,4 +349,19 @@ fn under_workload(mut w: Workload) -> Workload {
         .map(|d| d.under("workload"))
         .collect();
     w
+}
+
+/// `bytes` as UTF-8 text, or one error naming `what` and the offset of the first invalid byte:
+/// a file in another encoding is refused, as the CLI refuses it, rather than decoded with
+/// replacement characters.
+pub fn utf8_text<'a>(bytes: &'a [u8], what: &str) -> Result<&'a str, Vec<Diagnostic>> {
+    std::str::from_utf8(bytes).map_err(|e| {
+        vec![Diagnostic::error(
+            "",
+            format!(
+                "{what} is not UTF-8 text (invalid byte at offset {})",
+                e.valid_up_to()
+            ),
+        )]
+    })
 }

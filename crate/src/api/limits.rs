@@ -71,11 +71,11 @@ impl Limits {
         self.check_bytes(fragments.len(), "fragments.parquet")?;
         // A file that does not open is left for the reader to report in full.
         if let Ok(t) = Table::open(tasks, "tasks.parquet") {
-            self.check_count("tasks.parquet", t.rows() as u64, self.max_tasks, "tasks")?;
+            self.check_count("tasks.parquet", t.rows(), self.max_tasks, "tasks")?;
         }
         if !fragments.is_empty() {
             if let Ok(f) = Table::open(fragments, "fragments.parquet") {
-                let rows = f.rows() as u64;
+                let rows = f.rows();
                 self.check_count("fragments.parquet", rows, self.max_fragments, "fragments")?;
             }
         }

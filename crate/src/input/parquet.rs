@@ -135,9 +135,9 @@ impl Table {
         })
     }
 
-    /// Number of rows.
-    pub fn rows(&self) -> usize {
-        self.reader.metadata().file_metadata().num_rows().max(0) as usize
+    /// Number of rows, as the footer says (a u64: on wasm32 a usize would wrap a forged 2^40).
+    pub fn rows(&self) -> u64 {
+        self.reader.metadata().file_metadata().num_rows().max(0) as u64
     }
 
     /// The capacity to reserve for `rows` values: as many, unless the file is too small to
@@ -223,12 +223,15 @@ impl Table {
                 .schema_descr()
                 .column(i)
                 .max_def_level();
-            let mut out: Vec<T::T> = Vec::with_capacity(self.reserve(self.rows()));
+            let mut out: Vec<T::T> = Vec::with_capacity(
+                self.reserve(usize::try_from(self.rows()).unwrap_or(usize::MAX)),
+            );
             let mut present: Option<Vec<bool>> = None;
             let mut defs: Vec<i16> = Vec::new();
             for g in 0..self.reader.num_row_groups() {
                 let group = self.reader.get_row_group(g).map_err(|e| e.to_string())?;
-                let rows = group.metadata().num_rows().max(0) as usize;
+                let rows =
+                    usize::try_from(group.metadata().num_rows().max(0)).unwrap_or(usize::MAX);
                 let column: ColumnReader = group.get_column_reader(i).map_err(|e| e.to_string())?;
                 let mut reader = get_typed_column_reader::<T>(column);
                 let start = out.len();
