@@ -406,6 +406,91 @@ test('a bad file shows the loader message and the page stays usable', async ({ p
   sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after a bad file');
 });
 
+test('every bad input of the corpus gives its native message beside its loader; nothing else changes', async ({ page, url }) => {
+  await open(page, url);
+  const before = await metrics(page);
+  const policy = await policyText(page);
+  // The same entries, bytes and native answers as the wasm suite (scripts/test writes them).
+  const fixtures = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'output', 'browser-fixtures.json'), 'utf8'));
+  const input = { loadTopology: 'topology', loadScenario: 'scenario', loadWorkload: 'workload', loadWorkloadParquet: 'workload', loadCarbon: 'carbon' };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-corpus-'));
+  await page.click('.loaders summary');
+  let checked = 0;
+  for (const [i, e] of fixtures.badInputs.entries()) {
+    const native = JSON.parse(e.answer);
+    if (native.type !== 'failure') continue;
+    const kind = input[e.loader];
+    const sub = fs.mkdirSync(path.join(dir, String(i)), { recursive: true }) || path.join(dir, String(i));
+    const base = e.name.replace(/\.[a-z]+$/, '');
+    const names = e.loader === 'loadWorkloadParquet' ? ['tasks.parquet', 'fragments.parquet'] : [`${base}.${e.format || 'json'}`];
+    const files = names.map((n, k) => { const f = path.join(sub, n); fs.writeFileSync(f, Buffer.from(e.bytes[k])); return f; });
+    await page.$eval(`[data-testid=msg-${kind}]`, (el) => { el.textContent = ''; el.classList.remove('error'); });
+    await page.setInputFiles(`[data-testid=load-${kind}]`, files);
+    await page.waitForFunction((k) => document.querySelector(`[data-testid=msg-${k}]`).classList.contains('error'), kind);
+    const msg = await page.textContent(`[data-testid=msg-${kind}]`);
+    assert.ok(msg.includes(native.errors[0].message), `${e.name} via ${e.loader}: ${msg}`);
+    checked += 1;
+  }
+  fs.rmSync(dir, { recursive: true, force: true });
+  assert.ok(checked >= 35, `${checked} bad inputs`);
+  assert.deepEqual(await metrics(page), before);
+  assert.equal(await policyText(page), policy);
+  assert.match(await page.textContent('[data-testid=summary-topology]'), /^7 hosts/);
+  const n = await runs(page);
+  await setPolicy(page, prefab('MemInv'));
+  await waitRun(page, n);
+  sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after the corpus');
+});
+
+test('a workload past the browser limits shows the limit and the page stays usable', async ({ page, url }) => {
+  await open(page, url);
+  const before = await metrics(page);
+  const limits = await page.evaluate(async () => (await window.__playground.sim.call('limits')).value);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-limits-'));
+  // One task more than the browser takes, as CSV (about 22 MB).
+  const rows = ['id,submissionTime,duration,cpuCount,cpuCapacity,memory'];
+  for (let i = 0; i <= limits.maxTasks; i++) rows.push(`${i},${1704067200000 + i * 1000},600000,1,1000,100`);
+  const csv = path.join(dir, 'many.csv');
+  fs.writeFileSync(csv, rows.join('\n'));
+  await page.click('.loaders summary');
+  await page.setInputFiles('[data-testid=load-workload]', csv);
+  await page.waitForFunction(() => document.querySelector('[data-testid=msg-workload]').classList.contains('error'), null, { timeout: 60000 });
+  assert.match(await page.textContent('[data-testid=msg-workload]'),
+    new RegExp(`has ${limits.maxTasks + 1} tasks; the playground in the browser takes at most ${limits.maxTasks} \\(use the command-line tool`));
+  // A file past the byte limit is refused before it is read (a sparse file: no disk used).
+  const huge = path.join(dir, 'huge.json');
+  fs.writeFileSync(huge, '');
+  fs.truncateSync(huge, limits.maxFileBytes + 1);
+  await page.setInputFiles('[data-testid=load-topology]', huge);
+  await page.waitForFunction(() => document.querySelector('[data-testid=msg-topology]').classList.contains('error'));
+  assert.match(await page.textContent('[data-testid=msg-topology]'), /huge\.json is 256\.0 MiB; the page takes files up to 256 MiB \(use the CLI/);
+  fs.rmSync(dir, { recursive: true, force: true });
+  assert.deepEqual(await metrics(page), before);
+  assert.match(await page.textContent('[data-testid=summary-workload]'), /^200 tasks/);
+  const n = await runs(page);
+  await setPolicy(page, prefab('MemInv'));
+  await waitRun(page, n);
+  sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after the refused files');
+});
+
+test('the edited policy survives a sample switch and runs on the new sample', async ({ page, url }) => {
+  await open(page, url);
+  const mine = pretty({ type: 'filter', filters: [{ type: 'VCpu', allocationRatio: 2 }], weighers: [{ type: 'Ram', multiplier: -1 }] });
+  let n = await runs(page);
+  await setPolicy(page, mine);
+  await waitRun(page, n);
+  n = await runs(page);
+  await page.selectOption('[data-testid=sample-select]', 'surf_week');
+  await waitRun(page, n, 120000);
+  assert.equal(JSON.parse(await policyText(page)).weighers[0].multiplier, -1);
+  assert.equal((await metrics(page)).tasksTotal, 6295);
+  n = await runs(page);
+  await page.selectOption('[data-testid=sample-select]', 'teaching');
+  await waitRun(page, n);
+  assert.deepEqual(JSON.parse(await policyText(page)), JSON.parse(mine));
+  sameMetrics(await metrics(page), native({ policy: mine }).metrics, 'my policy, back on teaching');
+});
+
 test('a trap restarts the worker, reloads the inputs and keeps the work', async ({ page, url }) => {
   await open(page, url);
   const answer = await page.evaluate(() => window.__playground.sim.call('__trap'));

@@ -13,6 +13,7 @@ export const SAMPLES = {
 
 const KINDS = ['topology', 'workload', 'carbon'];
 const ext = (name) => (name.match(/\.([a-z0-9]+)$/i)?.[1] || '').toLowerCase();
+// Files go to the engine as bytes, text ones too: it refuses what is not UTF-8, as the CLI does.
 const bytes = async (file) => new Uint8Array(await file.arrayBuffer());
 
 function summaryText(kind, s) {
@@ -139,9 +140,9 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     if (big) { msg[kind].textContent = big; msg[kind].classList.add('error'); return false; }
     const names = files.map((f) => f.name).join(' + ');
     ok(kind, `loading ${names}…`);
-    if (kind === 'scenario') return loadScenarioText(await files[0].text(), names);
+    if (kind === 'scenario') return loadScenarioText(await bytes(files[0]), names);
     let answer;
-    if (kind === 'topology') answer = await engine.load('loadTopology', await files[0].text());
+    if (kind === 'topology') answer = await engine.load('loadTopology', await bytes(files[0]));
     else if (kind === 'carbon') {
       const e = ext(files[0].name);
       if (!['parquet', 'csv', 'json'].includes(e)) { fail(kind, { errors: [{ message: 'a carbon trace is .parquet, .csv or .json' }] }, names); return false; }
@@ -159,7 +160,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       } else {
         const e = ext(files[0].name);
         if (!['json', 'csv'].includes(e)) { fail(kind, { errors: [{ message: 'a workload is tasks.parquet + fragments.parquet, .json or .csv' }] }, names); return false; }
-        answer = await engine.load('loadWorkload', await files[0].text(), e);
+        answer = await engine.load('loadWorkload', await bytes(files[0]), e);
       }
     }
     if (answer.type !== 'success') { fail(kind, answer, names); return false; }
