@@ -4,11 +4,11 @@
 //! trace as OpenDC parquet (base64 in the answer, since answers are JSON text).
 
 use super::handles::{Loaded, Session};
-use super::runs::{with_host_counts, Handles, RunOptions};
+use super::runs::{parse_policy, Handles, RunOptions};
 use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
 use crate::output;
-use crate::policy;
+use crate::policy::Policy;
 use crate::sim::DEFAULT_QUANTUM_MS;
 use base64::Engine as _;
 use serde_json::{json, Value};
@@ -22,16 +22,12 @@ fn base64(bytes: &[u8]) -> String {
 }
 
 impl Session {
-    /// The policy text as a JSON value, once it is known to be a valid policy.
-    fn policy_value(policy_text: &str) -> Result<Value, Vec<Diagnostic>> {
-        policy::policy_from_text(policy_text).map_err(|errors| {
-            errors
-                .into_iter()
-                .map(|d| d.under("policy"))
-                .collect::<Vec<_>>()
-        })?;
-        serde_json::from_str(policy_text)
-            .map_err(|e| vec![Diagnostic::error("policy", format!("not JSON: {e}"))])
+    /// The policy read, and its text as a JSON value (exports keep it as written).
+    fn policy_value(policy_text: &str) -> Result<(Policy, Value), Vec<Diagnostic>> {
+        let (policy, _) = parse_policy(policy_text)?;
+        let value = serde_json::from_str(policy_text)
+            .map_err(|e| vec![Diagnostic::error("policy", format!("not JSON: {e}"))])?;
+        Ok((policy, value))
     }
 
     /// A scenario file holding the handles' inputs (host counts applied), the policy as written,
@@ -44,15 +40,9 @@ impl Session {
     ) -> Answer<String> {
         guard(|| {
             let built = (|| {
-                let policy = Self::policy_value(policy_text)?;
-                let (topology, workload, carbon) = self.inputs(h)?;
-                let edited;
-                let topology = if o.host_counts.is_empty() {
-                    topology
-                } else {
-                    edited = with_host_counts(topology, &o.host_counts)?;
-                    &edited
-                };
+                let (_, policy) = Self::policy_value(policy_text)?;
+                let (topology, workload, carbon) = self.edited_inputs(h, o)?;
+                let topology = &*topology;
                 let mut scenario = json!({
                     "topology": output::json::topology(topology, topology.carbon_ref.as_deref()),
                     "workload": output::json::workload(workload),
@@ -89,22 +79,10 @@ impl Session {
     ) -> Answer<Value> {
         guard(|| {
             let built = (|| {
-                let policy = Self::policy_value(policy_text)?;
-                let (topology, _, carbon) = self.inputs(h)?;
-                let edited;
-                let topology = if o.host_counts.is_empty() {
-                    topology
-                } else {
-                    edited = with_host_counts(topology, &o.host_counts)?;
-                    &edited
-                };
+                let (parsed, policy) = Self::policy_value(policy_text)?;
+                let (topology, _, carbon) = self.edited_inputs(h, o)?;
+                let topology = &*topology;
                 let carbon_path = carbon.map(|_| "carbon.parquet");
-                let (parsed, _) = policy::policy_from_text(policy_text).map_err(|errors| {
-                    errors
-                        .into_iter()
-                        .map(|d| d.under("policy"))
-                        .collect::<Vec<_>>()
-                })?;
                 let quantum = o.quantum_ms.unwrap_or(DEFAULT_QUANTUM_MS);
                 let notes = super::opendc_notes::notes(&parsed, quantum, carbon.is_some());
                 Ok::<_, Vec<Diagnostic>>(json!({

@@ -6,11 +6,12 @@
 use super::handles::{Loaded, RunInputs, Session};
 use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
-use crate::model::Topology;
+use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::{self, Policy};
 use crate::sim::{self, Options, QueueSnapshot, SimResult, Simulation};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 
 /// Instants simulated between two progress reports.
@@ -49,15 +50,8 @@ impl Session {
         explain: Option<String>,
         f: impl FnOnce(Simulation, &Topology) -> R,
     ) -> Result<R, Vec<Diagnostic>> {
-        let (topology, workload, carbon) = self.inputs(h)?;
-        let edited;
-        let topology = if o.host_counts.is_empty() {
-            topology
-        } else {
-            edited = with_host_counts(topology, &o.host_counts)?;
-            self.limits.check_hosts(edited.host_count())?;
-            &edited
-        };
+        let (topology, workload, carbon) = self.edited_inputs(h, o)?;
+        let topology = &*topology;
         let quantum_ms = o.quantum_ms.unwrap_or(sim::DEFAULT_QUANTUM_MS);
         if !(1..=crate::scenario::MAX_QUANTUM_MS).contains(&quantum_ms) {
             return Err(vec![Diagnostic::error(
@@ -144,13 +138,9 @@ impl Session {
         progress: &mut dyn FnMut(f64),
     ) -> Answer<Value> {
         guard(|| {
-            let (policy, policy_warnings) = match policy::policy_from_text(policy_text) {
+            let (policy, policy_warnings) = match parse_policy(policy_text) {
                 Ok(read) => read,
-                Err(errors) => {
-                    return Answer::Failure {
-                        errors: errors.into_iter().map(|d| d.under("policy")).collect(),
-                    }
-                }
+                Err(errors) => return Answer::Failure { errors },
             };
             match self.simulate(handles, &policy, options, None, progress) {
                 Err(errors) => Answer::Failure { errors },
@@ -196,6 +186,39 @@ impl Session {
         }
     }
 
+    /// The handles' inputs with the options' host counts applied and held to the limits: what
+    /// a run and the exports start from.
+    pub(super) fn edited_inputs(
+        &self,
+        h: &Handles,
+        o: &RunOptions,
+    ) -> Result<(Cow<'_, Topology>, &Workload, Option<&CarbonTrace>), Vec<Diagnostic>> {
+        let (topology, workload, carbon) = self.inputs(h)?;
+        if o.host_counts.is_empty() {
+            return Ok((Cow::Borrowed(topology), workload, carbon));
+        }
+        let edited = with_host_counts(topology, &o.host_counts)?;
+        self.limits.check_hosts(edited.host_count())?;
+        Ok((Cow::Owned(edited), workload, carbon))
+    }
+
+    /// Kept run `run` again, recording every decision about `explain` if given: runs are
+    /// deterministic, so this is how the page's questions about a finished run are answered.
+    fn rerun(
+        &self,
+        run: u32,
+        explain: Option<String>,
+    ) -> Result<(SimResult, Option<sim::TaskExplanation>), Vec<Diagnostic>> {
+        let inputs = self.run_inputs(run)?;
+        self.simulate(
+            &inputs.handles,
+            &inputs.policy,
+            &inputs.options,
+            explain,
+            &mut |_| {},
+        )
+    }
+
     fn run_inputs(&self, run: u32) -> Result<RunInputs, Vec<Diagnostic>> {
         match self.get(run, "run")? {
             Loaded::Run(r) => Ok(r.clone()),
@@ -209,22 +232,10 @@ impl Session {
     /// Every decision about one task of a finished run, computed by re-running it with that task
     /// recorded (a bulk run stores no explanation).
     pub fn explain(&self, run: u32, task_id: &str) -> Answer<sim::TaskExplanation> {
-        guard(|| {
-            let inputs = match self.run_inputs(run) {
-                Ok(r) => r,
-                Err(errors) => return Answer::Failure { errors },
-            };
-            match self.simulate(
-                &inputs.handles,
-                &inputs.policy,
-                &inputs.options,
-                Some(task_id.to_string()),
-                &mut |_| {},
-            ) {
-                Err(errors) => Answer::Failure { errors },
-                Ok((_, Some(e))) => Answer::Success { value: e },
-                Ok((_, None)) => failure(format!("the run has no task with id `{task_id}`")),
-            }
+        guard(|| match self.rerun(run, Some(task_id.to_string())) {
+            Err(errors) => Answer::Failure { errors },
+            Ok((_, Some(e))) => Answer::Success { value: e },
+            Ok((_, None)) => failure(format!("the run has no task with id `{task_id}`")),
         })
     }
 
@@ -258,23 +269,11 @@ impl Session {
     /// The tasks of a finished run as CSV ([`crate::output::csv::tasks`]), by running it again:
     /// runs are deterministic, and a bulk run keeps no per-task copy for this.
     pub fn tasks_csv(&self, run: u32) -> Answer<String> {
-        guard(|| {
-            let inputs = match self.run_inputs(run) {
-                Ok(r) => r,
-                Err(errors) => return Answer::Failure { errors },
-            };
-            match self.simulate(
-                &inputs.handles,
-                &inputs.policy,
-                &inputs.options,
-                None,
-                &mut |_| {},
-            ) {
-                Ok((result, _)) => Answer::Success {
-                    value: crate::output::csv::tasks(&result),
-                },
-                Err(errors) => Answer::Failure { errors },
-            }
+        guard(|| match self.rerun(run, None) {
+            Ok((result, _)) => Answer::Success {
+                value: crate::output::csv::tasks(&result),
+            },
+            Err(errors) => Answer::Failure { errors },
         })
     }
 }
@@ -325,6 +324,12 @@ pub(super) fn with_host_counts(
         )]);
     }
     Ok(t)
+}
+
+/// The policy of a run or an export, its errors placed under `policy` (as in a scenario file).
+pub(super) fn parse_policy(text: &str) -> Result<(Policy, Vec<Diagnostic>), Vec<Diagnostic>> {
+    policy::policy_from_text(text)
+        .map_err(|errors| errors.into_iter().map(|d| d.under("policy")).collect())
 }
 
 /// Reads a run's handles and options from the page's JSON.
