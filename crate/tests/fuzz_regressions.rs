@@ -41,27 +41,68 @@ fn a_lone_carriage_return_in_a_workload() {
     );
 }
 
-/// Forged parquet files that make the parquet crate itself panic (a negative column-chunk start;
-/// a dictionary-encoded page without its dictionary). Natively the reader's `catch_unwind`
-/// turns that into one error naming the file; the fuzzer still reports them because libFuzzer
-/// aborts on any panic, and in wasm (panic = abort) the page's trap guard recovers, so the
-/// files stay under `open/` until the reader validates offsets before decoding.
+/// Runs `f` with a panic hook that counts panics (caught or not): the number of panics, and
+/// what `f` gave. The previous hook is restored after.
+fn counting_panics<T>(f: impl FnOnce() -> T) -> (usize, T) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::sync::{Arc, Mutex};
+    // The hook is global: tests that swap it run one at a time.
+    static HOOK: Mutex<()> = Mutex::new(());
+    let _one = HOOK.lock().unwrap_or_else(|e| e.into_inner());
+    let count = Arc::new(AtomicUsize::new(0));
+    let seen = Arc::clone(&count);
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |_| {
+        seen.fetch_add(1, Ordering::SeqCst);
+    }));
+    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(f));
+    std::panic::set_hook(previous);
+    let out = out.unwrap_or_else(|p| std::panic::resume_unwind(p));
+    (count.load(Ordering::SeqCst), out)
+}
+
+/// The parquet workload reader on a fuzz input: a little-endian u16 length, then that many
+/// bytes of tasks.parquet, then fragments.parquet (the fuzz target's split).
+fn read_parquet_fuzz_input(
+    data: &[u8],
+) -> Result<policy_playground::model::Workload, Vec<policy_playground::diag::Diagnostic>> {
+    let n = (u16::from_le_bytes([data[0], data[1]]) as usize).min(data.len() - 2);
+    let (tasks, fragments) = data[2..].split_at(n);
+    policy_playground::input::workload::read_parquet_workload(tasks, fragments)
+}
+
+/// Forged parquet files on which the parquet crate itself panicked (natively caught by the
+/// reader's `catch_unwind`; in wasm, panic = abort, a trap): a column chunk whose start is
+/// negative (`ColumnChunkMetaData::byte_range` asserts), and a dictionary-encoded data page with
+/// no dictionary page before it ("Decoder for dict should have been set"). The reader checks
+/// both before the crate gets there: one error naming the file, the column and what is wrong,
+/// and no panic at all.
 #[test]
 fn forged_parquet_files_that_panic_inside_the_parquet_crate_give_an_error() {
-    for name in [
-        "open/parquet-negative-column-start",
-        "open/parquet-dict-decoder-unset",
+    for (name, message) in [
+        (
+            "parquet-negative-column-start",
+            "tasks.parquet: cannot decode the column `submission_time`: row group 0: the column \
+             chunk starts at -19, outside the file's 2312 bytes",
+        ),
+        (
+            "parquet-dict-decoder-unset",
+            "tasks.parquet: cannot decode the column `cpu_capacity`: row group 0: a data page is \
+             dictionary-encoded (RLE_DICTIONARY) but no dictionary page comes before it",
+        ),
     ] {
         let data = bytes(name);
-        // The fuzz target's split: a little-endian u16 length, then tasks, then fragments.
-        let n = (u16::from_le_bytes([data[0], data[1]]) as usize).min(data.len() - 2);
-        let (tasks, fragments) = data[2..].split_at(n);
-        let ds = policy_playground::input::workload::read_parquet_workload(tasks, fragments)
-            .expect_err("a forged file is not a workload");
+        let (panics, read) = counting_panics(|| read_parquet_fuzz_input(&data));
+        assert_eq!(panics, 0, "{name}: the parquet crate panicked");
+        let ds = read.expect_err("a forged file is not a workload");
+        let messages: Vec<&str> = ds.iter().map(|d| d.message.as_str()).collect();
         assert!(
-            ds.iter()
-                .any(|d| d.message.contains(".parquet") && d.is_error()),
-            "{name}: {ds:?}"
+            ds.iter().any(|d| d.is_error() && d.message == message),
+            "{name}: {messages:#?}"
+        );
+        assert!(
+            !messages.iter().any(|m| m.contains("decoder failed")),
+            "{name}: a panic was caught: {messages:#?}"
         );
     }
 }

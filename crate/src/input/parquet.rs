@@ -5,16 +5,25 @@
 //! column holds nulls, which rows are present (surf_week's 2.3 M fragments decode straight into
 //! flat arrays, with no `Option` per value). The types OpenDC's
 //! traces use converted on the way: integers of either width, floats of either width, booleans,
-//! strings, and timestamps in any unit to ms. The parquet crate can panic on some malformed
-//! input; every call into it runs under `catch_unwind` and a panic becomes a diagnostic.
+//! strings, and timestamps in any unit to ms.
+//!
+//! The parquet crate panics on some malformed input, and in wasm (panic = abort) a panic traps
+//! the module, so what it would panic on is checked first: every column chunk's byte range
+//! against the file (before the page reader is made, which asserts it is not negative), and
+//! every dictionary-encoded data page against a dictionary page before it (a [`Checked`] page
+//! reader, which sees each page once as it is decoded). `catch_unwind` around every call into
+//! the crate stays as a last resort.
 
 use crate::diag::Diagnostic;
 use bytes::Bytes;
-use parquet::basic::{LogicalType, TimeUnit, Type as Physical};
-use parquet::column::reader::{get_typed_column_reader, ColumnReader};
+use parquet::basic::{Encoding, LogicalType, TimeUnit, Type as Physical};
+use parquet::column::page::{Page, PageMetadata, PageReader};
+use parquet::column::reader::ColumnReaderImpl;
 use parquet::data_type::{
     BoolType, ByteArrayType, DataType, DoubleType, FloatType, Int32Type, Int64Type,
 };
+use parquet::errors::{ParquetError, Result as ParquetResult};
+use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
@@ -113,6 +122,110 @@ pub struct Table {
 /// grows as it is decoded; surf_week's 2.3 M fragments in 1.7 MB fit in the reservation.
 const RESERVED_ROWS_PER_BYTE: usize = 16;
 const RESERVED_ROWS_MAX: usize = 1 << 22;
+
+/// Checks that column chunk `chunk` lies inside a file of `file_len` bytes: the parquet crate
+/// asserts that its start (the dictionary page's offset, else the first data page's) and its
+/// compressed length are not negative (`ColumnChunkMetaData::byte_range`), and reads past the
+/// end only to fail.
+fn check_chunk_range(chunk: &ColumnChunkMetaData, file_len: usize) -> Result<(), String> {
+    let start = chunk
+        .dictionary_page_offset()
+        .unwrap_or_else(|| chunk.data_page_offset());
+    let len = chunk.compressed_size();
+    let file_len = i64::try_from(file_len).unwrap_or(i64::MAX);
+    if start < 0 || start > file_len {
+        return Err(format!(
+            "the column chunk starts at {start}, outside the file's {file_len} bytes"
+        ));
+    }
+    if len < 0 {
+        return Err(format!("the column chunk's length is {len}, negative"));
+    }
+    match start.checked_add(len) {
+        Some(end) if end <= file_len => Ok(()),
+        _ => Err(format!(
+            "the column chunk of {len} bytes at {start} runs past the end of the file's \
+             {file_len} bytes"
+        )),
+    }
+}
+
+/// A page reader that refuses a dictionary-encoded data page with no dictionary page before
+/// it, on which the parquet crate's value decoder panics ("Decoder for dict should have been
+/// set"). It looks at each page as it passes, so the pages are read and decoded once.
+struct Checked {
+    pages: Box<dyn PageReader>,
+    /// A dictionary page has been handed on (or skipped, which the crate keeps for later).
+    dictionary: bool,
+}
+
+impl Checked {
+    fn check(&mut self, page: Option<Page>) -> ParquetResult<Option<Page>> {
+        match &page {
+            Some(Page::DictionaryPage { .. }) => self.dictionary = true,
+            Some(Page::DataPage { encoding, .. } | Page::DataPageV2 { encoding, .. })
+                if matches!(
+                    encoding,
+                    Encoding::PLAIN_DICTIONARY | Encoding::RLE_DICTIONARY
+                ) && !self.dictionary =>
+            {
+                return Err(ParquetError::General(format!(
+                    "a data page is dictionary-encoded ({encoding}) but no dictionary page \
+                     comes before it"
+                )));
+            }
+            _ => {}
+        }
+        Ok(page)
+    }
+}
+
+impl Iterator for Checked {
+    type Item = ParquetResult<Page>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        self.get_next_page().transpose()
+    }
+}
+
+impl PageReader for Checked {
+    fn get_next_page(&mut self) -> ParquetResult<Option<Page>> {
+        let page = self.pages.get_next_page()?;
+        self.check(page)
+    }
+
+    fn peek_next_page(&mut self) -> ParquetResult<Option<PageMetadata>> {
+        self.pages.peek_next_page()
+    }
+
+    fn skip_next_page(&mut self) -> ParquetResult<()> {
+        if self.pages.peek_next_page()?.is_some_and(|m| m.is_dict) {
+            self.dictionary = true;
+        }
+        self.pages.skip_next_page()
+    }
+
+    fn supports_deferred_dictionary(&self) -> bool {
+        self.pages.supports_deferred_dictionary()
+    }
+
+    fn take_deferred_dictionary(&mut self) -> ParquetResult<Option<Page>> {
+        let page = self.pages.take_deferred_dictionary()?;
+        self.check(page)
+    }
+
+    fn at_record_boundary(&mut self) -> ParquetResult<bool> {
+        self.pages.at_record_boundary()
+    }
+}
+
+/// The text of a parquet error, without the "Parquet error: " of a general one.
+fn message(e: ParquetError) -> String {
+    match e {
+        ParquetError::General(m) => m,
+        e => e.to_string(),
+    }
+}
 
 /// Runs `f`, turning a panic of the parquet crate into an error message.
 fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
@@ -216,13 +329,20 @@ impl Table {
         T::T: Clone + Default,
     {
         guarded(|| {
-            let max_def = self
+            let descr = self
                 .reader
                 .metadata()
                 .file_metadata()
                 .schema_descr()
-                .column(i)
-                .max_def_level();
+                .column(i);
+            if descr.physical_type() != T::get_physical_type() {
+                return Err(format!(
+                    "the column is {:?}, not {:?}",
+                    descr.physical_type(),
+                    T::get_physical_type()
+                ));
+            }
+            let max_def = descr.max_def_level();
             let mut out: Vec<T::T> = Vec::with_capacity(
                 self.reserve(usize::try_from(self.rows()).unwrap_or(usize::MAX)),
             );
@@ -232,8 +352,15 @@ impl Table {
                 let group = self.reader.get_row_group(g).map_err(|e| e.to_string())?;
                 let rows =
                     usize::try_from(group.metadata().num_rows().max(0)).unwrap_or(usize::MAX);
-                let column: ColumnReader = group.get_column_reader(i).map_err(|e| e.to_string())?;
-                let mut reader = get_typed_column_reader::<T>(column);
+                check_chunk_range(group.metadata().column(i), self.len)
+                    .map_err(|e| format!("row group {g}: {e}"))?;
+                let pages = Checked {
+                    pages: group
+                        .get_column_page_reader(i)
+                        .map_err(|e| format!("row group {g}: {e}"))?,
+                    dictionary: false,
+                };
+                let mut reader = ColumnReaderImpl::<T>::new(descr.clone(), Box::new(pages));
                 let start = out.len();
                 defs.clear();
                 let mut read = 0;
@@ -245,7 +372,7 @@ impl Table {
                             None,
                             &mut out,
                         )
-                        .map_err(|e| e.to_string())?;
+                        .map_err(|e| format!("row group {g}: {}", message(e)))?;
                     if records == 0 {
                         break;
                     }
