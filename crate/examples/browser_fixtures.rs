@@ -6,7 +6,8 @@
 //!   built from parts, task stoppers, quanta from 1 ms to 1 min; each with the answer of
 //!   `simulate` under the browser's limits;
 //! - `badInputs`: every file of `tests/bad-inputs/` as the page hands it to a loader (bytes, the
-//!   format from its name), with the loader's answer.
+//!   format from its name), and the forged parquet workloads of `tests/fuzz-regressions/` (which
+//!   made the parquet crate panic: a trap in wasm), with the loader's answer.
 //!
 //! Run from the repository root (`scripts/test` does):
 //! `cargo run --release --example browser_fixtures -- tests/output/browser-fixtures.json`.
@@ -35,7 +36,8 @@ fn main() -> Result<(), String> {
             json!({"scenario": scenario, "answer": answer})
         })
         .collect();
-    let bad = bad_inputs(Path::new("tests/bad-inputs"))?;
+    let mut bad = bad_inputs(Path::new("tests/bad-inputs"))?;
+    bad.extend(forged_parquet(Path::new("tests/fuzz-regressions"))?);
     let doc = json!({"cases": cases, "badInputs": bad});
     std::fs::write(&out, doc.to_string()).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
@@ -248,6 +250,34 @@ fn bad_inputs(dir: &Path) -> Result<Vec<Value>, String> {
             let answer = session.load_carbon(&bytes, "json").to_json_string();
             entry("loadCarbon", "json", vec![bytes.clone()], answer);
         }
+    }
+    Ok(out)
+}
+
+/// The fuzzers' parquet workloads (`parquet-*`), split as the fuzz target splits them: a
+/// little-endian u16 length, that many bytes of tasks.parquet, the rest fragments.parquet.
+fn forged_parquet(dir: &Path) -> Result<Vec<Value>, String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.file_name().to_string_lossy().into_owned()))
+        .filter(|n| n.starts_with("parquet-"))
+        .collect();
+    names.sort();
+    let mut out = Vec::new();
+    for name in names {
+        let data = std::fs::read(dir.join(&name)).map_err(|e| format!("{name}: {e}"))?;
+        if data.len() < 2 {
+            return Err(format!("{name}: shorter than its length prefix"));
+        }
+        let n = (u16::from_le_bytes([data[0], data[1]]) as usize).min(data.len() - 2);
+        let (tasks, fragments) = data[2..].split_at(n);
+        let answer = Session::with_limits(Limits::BROWSER)
+            .load_workload_parquet(tasks, fragments)
+            .to_json_string();
+        out.push(
+            json!({"name": name, "loader": "loadWorkloadParquet", "format": "",
+                        "bytes": [tasks, fragments], "answer": answer}),
+        );
     }
     Ok(out)
 }
