@@ -7,6 +7,7 @@
 use super::carbon::CarbonClock;
 use super::explain::{Recorder as Explainer, TaskExplanation};
 use super::power::{idle_power, power};
+use super::queue::EventQueue;
 use super::result::{RunSpan, SimResult, Span};
 use super::series::Recorder;
 use super::{finish, Options, Scenario};
@@ -99,8 +100,8 @@ pub struct Simulation<'a> {
     order: Vec<u32>,
     next_submission: usize,
     pub(super) queue: VecDeque<u32>,
-    /// Running tasks' next change: (time, placement sequence, task, generation).
-    events: BinaryHeap<Reverse<(i64, u64, u32, u32)>>,
+    /// Running tasks' next changes (events of an earlier run of a task are skipped).
+    events: EventQueue,
     /// Latest starts of deferred tasks: (time, task).
     wakeups: BinaryHeap<Reverse<(i64, u32)>>,
     next_cycle: Option<i64>,
@@ -234,7 +235,7 @@ impl<'a> Simulation<'a> {
             order,
             next_submission: 0,
             queue: VecDeque::new(),
-            events: BinaryHeap::new(),
+            events: EventQueue::default(),
             wakeups: BinaryHeap::new(),
             next_cycle: None,
             next_sample,
@@ -366,7 +367,7 @@ impl<'a> Simulation<'a> {
                 t = Some(t.map_or(x, |t| t.min(x)));
             }
         };
-        consider(self.events.peek().map(|Reverse(e)| e.0));
+        consider(self.events.peek_time());
         consider(
             self.order
                 .get(self.next_submission)
@@ -395,11 +396,10 @@ impl<'a> Simulation<'a> {
     fn instant(&mut self, t: i64) {
         self.now = t;
         // Phase 1: completions (and fragment boundaries), in placement order.
-        while let Some(&Reverse((time, _, task, generation))) = self.events.peek() {
-            if time != t {
+        while self.events.peek_time() == Some(t) {
+            let Some((_, _, task, generation)) = self.events.pop() else {
                 break;
-            }
-            self.events.pop();
+            };
             if self.tasks[task as usize].generation == generation
                 && self.tasks[task as usize].state == State::Running
             {
@@ -719,7 +719,7 @@ impl<'a> Simulation<'a> {
         host.running += 1;
         host.tasks_run += 1;
         self.change_usage(h, t, usage);
-        self.events.push(Reverse((end, seq, i as u32, generation)));
+        self.events.push((end, seq, i as u32, generation));
     }
 
     /// A running task reached the end of its fragment at `t`: the next fragment, or completion.
@@ -750,7 +750,7 @@ impl<'a> Simulation<'a> {
         if new != old {
             self.change_usage(h, t, new - old);
         }
-        self.events.push(Reverse((end, seq, i as u32, generation)));
+        self.events.push((end, seq, i as u32, generation));
     }
 
     /// Takes a running task off its host at `t` (completion or pause), keeping its progress.
