@@ -222,6 +222,8 @@ pub(super) struct EventQueue {
     /// The time last queued to and its list (an instant queues its tasks' next changes one
     /// after the other, often to one time): no look-up for a repeat.
     recent: Option<(i64, u32)>,
+    /// Lists emptied by [`EventQueue::remove`] that may still be in `times` (an upper bound).
+    emptied: usize,
     len: usize,
 }
 
@@ -291,6 +293,56 @@ impl EventQueue {
         Some(e)
     }
 
+    /// Takes a queued event out (true when it was queued).
+    pub fn remove(&mut self, e: Event) -> bool {
+        if self.front_time.is_some_and(|t| e.0 <= t) {
+            let Some(at) = self.front.iter().position(|x| *x == e) else {
+                return false;
+            };
+            self.front.remove(at);
+        } else {
+            let Some(&index) = self.slots.get(&e.0) else {
+                return false;
+            };
+            let list = &mut self.lists[index as usize];
+            let Some(at) = list.iter().position(|x| *x == e) else {
+                return false;
+            };
+            list.remove(at);
+            if list.is_empty() {
+                self.emptied += 1;
+            }
+        }
+        self.len -= 1;
+        self.settle();
+        true
+    }
+
+    /// Drops the earliest times whose lists are empty (after a removal), so that the earliest
+    /// time left is the next event's.
+    fn settle(&mut self) {
+        while self.emptied > 0 {
+            let Some(&Reverse(t)) = self.times.peek() else {
+                self.emptied = 0;
+                return;
+            };
+            let Some(&index) = self.slots.get(&t) else {
+                self.times.pop();
+                continue;
+            };
+            if !self.lists[index as usize].is_empty() {
+                return;
+            }
+            self.times.pop();
+            self.slots.remove(&t);
+            self.free.push(index);
+            self.emptied -= 1;
+            if self.recent.is_some_and(|(_, i)| i == index) {
+                self.recent = None;
+            }
+        }
+    }
+
     /// Makes the list of the earliest time the front (the empty front's vector becomes a free
     /// list, so no allocation is lost).
     fn refill(&mut self) {
@@ -313,6 +365,7 @@ impl EventQueue {
         } else {
             self.front.sort_unstable_by(|a, b| b.cmp(a));
         }
+        self.settle();
     }
 }
 
@@ -355,7 +408,7 @@ mod tests {
     use super::*;
 
     /// The queue against a sorted multiset of the same tuples (a binary heap of them takes
-    /// them in the same order), with pushes and pops interleaved as a run makes them
+    /// them in the same order), with pushes, pops and removals interleaved as a run makes them
     /// (never before the time last taken), ties and far times included.
     #[test]
     fn takes_events_in_tuple_order() {
@@ -377,6 +430,7 @@ mod tests {
         for round in 0..200 {
             let mut q = EventQueue::default();
             let mut model: BTreeMap<Event, usize> = BTreeMap::new();
+            let mut queued: Vec<Event> = Vec::new();
             let mut now = (next() % 1000) as i64 - 500;
             for step in 0..2000u64 {
                 match next() % 8 {
@@ -392,6 +446,16 @@ mod tests {
                         let e = (now + delta, next() % 50, (next() % 7) as u32, round);
                         q.push(e);
                         *model.entry(e).or_default() += 1;
+                        queued.push(e);
+                    }
+                    5 if !queued.is_empty() => {
+                        let e = queued.swap_remove((next() % queued.len() as u64) as usize);
+                        if model.contains_key(&e) {
+                            assert!(q.remove(e), "step {step}");
+                            take(&mut model, e);
+                        } else {
+                            assert!(!q.remove(e), "step {step}");
+                        }
                     }
                     _ => {
                         let first = model.keys().next().copied();

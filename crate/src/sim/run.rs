@@ -55,8 +55,12 @@ pub(super) struct Task {
     /// Bumped at every placement, so that stale events of an earlier run are ignored.
     generation: u32,
     placed_seq: u64,
-    /// Fragment being run (absolute index; `u32::MAX` for a task without fragments).
+    /// Fragment being run (absolute index; `u32::MAX` for a task without fragments): the last
+    /// of the fragments merged into one step when their usage repeats (see
+    /// [`Simulation::merge`]).
     frag: u32,
+    /// The first fragment of that step.
+    frag_first: u32,
     /// Time the current fragment (or the task, without fragments) ends.
     frag_end: i64,
     /// CPU usage of the current fragment, MHz.
@@ -118,6 +122,15 @@ pub struct Simulation<'a> {
     total_dynamic_power: f64,
     total_idle_power: f64,
     instants: u64,
+    /// Whether a running task steps over the boundaries between fragments of the same usage
+    /// at once: such a boundary changes nothing but the fragment index (the usage, power and
+    /// every figure stay as they are), so its instant is not needed. Only the instant limit
+    /// could see the difference; `skipped` counts the boundaries stepped over, and when
+    /// `instants + skipped` reaches the limit the run starts again without merging, so a run
+    /// that hits the limit ends exactly where it would have (see [`Simulation::step`]).
+    merge: bool,
+    /// Fragment boundaries stepped over (each at most one instant of the unmerged run).
+    skipped: u64,
     /// Cache: the empty state of each distinct host, for the rejection test.
     distinct_empty: Vec<HostState>,
     /// The carbon sample reached by the energy integration (time only moves forward).
@@ -190,6 +203,7 @@ impl<'a> Simulation<'a> {
                 generation: 0,
                 placed_seq: 0,
                 frag: u32::MAX,
+                frag_first: u32::MAX,
                 frag_end: 0,
                 usage: 0.0,
             })
@@ -250,6 +264,8 @@ impl<'a> Simulation<'a> {
             total_dynamic_power: 0.0,
             total_idle_power,
             instants: 0,
+            merge: true,
+            skipped: 0,
             distinct_empty,
             carbon_cursor: 0,
         }
@@ -278,6 +294,7 @@ impl<'a> Simulation<'a> {
             if self.done() {
                 return true;
             }
+            self.unmerge_near_limit();
             let Some(t) = self.next_instant() else {
                 self.terminate_blocked();
                 return true;
@@ -315,6 +332,7 @@ impl<'a> Simulation<'a> {
             if self.done() {
                 return true;
             }
+            self.unmerge_near_limit();
             match self.next_instant() {
                 Some(next)
                     if next <= t
@@ -325,6 +343,20 @@ impl<'a> Simulation<'a> {
                     self.instants += 1;
                 }
                 _ => return false,
+            }
+        }
+    }
+
+    /// With merged fragment boundaries, the unmerged run could have had up to
+    /// `instants + skipped` instants by now: once that reaches the instant limit, the run
+    /// starts again from the beginning without merging (a run that long is rare, and at most
+    /// done twice), so that the limit falls exactly where it falls without merging.
+    fn unmerge_near_limit(&mut self) {
+        if self.merge && self.instants.saturating_add(self.skipped) >= self.options.max_instants {
+            *self = Simulation::new(self.scenario, self.options.clone());
+            self.merge = false;
+            if !self.tasks.is_empty() {
+                self.evaluate_carbon_at_zero();
             }
         }
     }
@@ -709,9 +741,13 @@ impl<'a> Simulation<'a> {
                 offset += workload.fragment_duration_ms[k as usize];
                 k += 1;
             }
+            tk.frag_first = k;
             tk.frag = k;
             tk.frag_end = t + (offset + workload.fragment_duration_ms[k as usize] - done);
             tk.usage = workload.fragment_cpu_usage_mhz[k as usize];
+            if self.merge {
+                self.skipped += tk.merge_repeats(workload, spec.fragments.end);
+            }
         }
         let (usage, end, seq, generation) = (tk.usage, tk.frag_end, tk.placed_seq, tk.generation);
         self.running_count += 1;
@@ -742,10 +778,15 @@ impl<'a> Simulation<'a> {
         let old = tk.usage;
         let k = tk.frag + 1;
         let new = workload.fragment_cpu_usage_mhz[k as usize];
+        let end_fragments = spec.fragments.end;
         let tk = &mut self.tasks[i];
+        tk.frag_first = k;
         tk.frag = k;
         tk.frag_end = t + workload.fragment_duration_ms[k as usize];
         tk.usage = new;
+        if self.merge {
+            self.skipped += tk.merge_repeats(workload, end_fragments);
+        }
         let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         if new != old {
             self.change_usage(h, t, new - old);
@@ -764,6 +805,18 @@ impl<'a> Simulation<'a> {
         }
         let usage = tk.usage;
         let demand = tk.demand;
+        if self.merge && tk.frag != u32::MAX && tk.frag_end > t && tk.frag > tk.frag_first {
+            // The run without merging would have its (now stale) event at the end of the
+            // fragment holding `t`, and stale events make instants too: move it there.
+            let unmerged = tk.unmerged_end(self.scenario.workload, t);
+            if unmerged != tk.frag_end {
+                let event = (tk.frag_end, tk.placed_seq, i as u32, tk.generation);
+                if self.events.remove(event) {
+                    self.events.push((unmerged, event.1, event.2, event.3));
+                }
+            }
+        }
+        let tk = &mut self.tasks[i];
         tk.generation += 1;
         self.running_count -= 1;
         let before = self.hosts[h].instance_count;
@@ -896,6 +949,42 @@ impl<'a> Simulation<'a> {
 }
 
 impl Task {
+    /// Extends the current step (fragment `frag`, ending at `frag_end`) over the fragments
+    /// after it with the same usage, bit for bit, up to the task's last fragment (`end` is the
+    /// end of its range); returns how many boundaries it stepped over.
+    #[inline]
+    fn merge_repeats(&mut self, workload: &crate::model::Workload, end: u32) -> u64 {
+        let usages = &workload.fragment_cpu_usage_mhz;
+        let durations = &workload.fragment_duration_ms;
+        let u = self.usage;
+        let mut k = self.frag as usize;
+        let end = end as usize;
+        while k + 1 < end {
+            let next = usages[k + 1];
+            if next != u || next.to_bits() != u.to_bits() {
+                break;
+            }
+            k += 1;
+            self.frag_end += durations[k];
+        }
+        let skipped = k as u64 - u64::from(self.frag);
+        self.frag = k as u32;
+        skipped
+    }
+
+    /// The end of the single fragment of the current step that holds `t` (after the
+    /// boundaries at `t`): where the step would end without merging.
+    fn unmerged_end(&self, workload: &crate::model::Workload, t: i64) -> i64 {
+        let durations = &workload.fragment_duration_ms;
+        let mut end = self.frag_end;
+        let mut k = self.frag as usize;
+        while k > self.frag_first as usize && end - durations[k] > t {
+            end -= durations[k];
+            k -= 1;
+        }
+        end
+    }
+
     /// When the running task will finish: the end of its current fragment plus the fragments
     /// after it.
     fn frag_finish(&self, scenario: Scenario) -> i64 {
@@ -908,5 +997,127 @@ impl Task {
             .iter()
             .sum();
         self.frag_end + rest
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{CarbonTrace, Workload};
+    use crate::synth::{generate, SynthSpec};
+
+    /// A seeded workload whose fragments often repeat the usage before them, some of zero
+    /// length, half the tasks deferrable.
+    fn repeating_workload(seed: u64, tasks: usize) -> Workload {
+        let mut w = generate(&SynthSpec {
+            seed,
+            tasks,
+            start_epoch_ms: 1_700_000_000_000,
+            mean_interarrival_ms: 60_000.0,
+            cores: vec![(1, 4.0), (2, 3.0), (4, 2.0), (8, 1.0)],
+            memory_per_core_mib: (1024.0, 4096.0),
+            duration_ms: (300_000.0, 20_000_000.0),
+            fragment_ms: 300_000,
+            deferrable_share: 0.5,
+            core_speed_mhz: 2000.0,
+            usage: (0.2, 1.0),
+        });
+        let mut state = seed | 1;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % 100
+        };
+        for task in &mut w.tasks {
+            let range = task.fragments.start as usize..task.fragments.end as usize;
+            for k in range.clone().skip(1) {
+                if next() < 60 {
+                    w.fragment_cpu_usage_mhz[k] = w.fragment_cpu_usage_mhz[k - 1];
+                }
+                match next() {
+                    0..=4 => w.fragment_duration_ms[k] = 0,
+                    5..=14 => w.fragment_duration_ms[k] = 1 + next() as i64 * 977,
+                    _ => {}
+                }
+            }
+            task.duration_ms = w.fragment_duration_ms[range].iter().sum();
+        }
+        w.tasks.retain(|t| t.duration_ms > 0);
+        w
+    }
+
+    fn carbon(start: i64) -> CarbonTrace {
+        let mut state = 7u64;
+        let hours = 24 * 40;
+        CarbonTrace {
+            timestamps_ms: (0..hours)
+                .map(|h| start - 7_200_000 + h * 3_600_000)
+                .collect(),
+            intensity: (0..hours)
+                .map(|_| {
+                    state = state.wrapping_mul(6364136223846793005).wrapping_add(1);
+                    ((state >> 33) % 500) as f64
+                })
+                .collect(),
+        }
+    }
+
+    /// Merging the boundaries between fragments of the same usage changes nothing in the
+    /// result: with and without a carbon trace, under filter, memorizing and time-shifting
+    /// policies (deferrals and pauses), and with run limits that cut the run short, where
+    /// the merged run starts again unmerged.
+    #[test]
+    fn merging_repeated_usages_gives_the_unmerged_result() {
+        let policies = [
+            r#"{"type": "prefab", "policyName": "Mem"}"#,
+            r#"{"type": "prefab", "policyName": "TaskNumMemorizing"}"#,
+            r#"{"type": "timeshift", "filters": [{"type": "Compute"}, {"type": "VCpu"}, {"type": "Ram"}],
+                "weighers": [{"type": "Ram"}], "memorize": false,
+                "taskStopper": {"forecastThreshold": 0.6}}"#,
+            r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
+        ];
+        let topology = crate::bench::cluster(6);
+        let mut compared = 0;
+        for seed in 1..4 {
+            let workload = repeating_workload(seed, 300);
+            let trace = carbon(1_700_000_000_000);
+            for text in policies {
+                let policy = crate::policy::policy_from_text(text).unwrap().0;
+                for with_carbon in [false, true] {
+                    let scenario = Scenario {
+                        topology: &topology,
+                        workload: &workload,
+                        carbon: with_carbon.then_some(&trace),
+                        policy: &policy,
+                        seed,
+                        quantum_ms: 1000,
+                    };
+                    for (max_instants, max_time_ms) in [
+                        (u64::MAX, super::super::MAX_TIME_MS),
+                        (700, super::super::MAX_TIME_MS),
+                        (3_000, super::super::MAX_TIME_MS),
+                        (u64::MAX, 2 * 86_400_000),
+                    ] {
+                        let options = Options {
+                            series_resolution_ms: 0,
+                            max_instants,
+                            max_time_ms,
+                            ..Options::default()
+                        };
+                        let merged = Simulation::new(scenario, options.clone());
+                        let mut unmerged = Simulation::new(scenario, options);
+                        unmerged.merge = false;
+                        let (merged, unmerged) = (merged.run(), unmerged.run());
+                        assert!(
+                            merged == unmerged,
+                            "seed {seed}, {text}, carbon {with_carbon}, limits {max_instants} {max_time_ms}"
+                        );
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 3 * 4 * 2 * 4);
     }
 }
