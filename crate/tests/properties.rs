@@ -139,8 +139,9 @@ fn tasks(max_cores: u32) -> impl Strategy<Value = Vec<TaskIn>> {
     )
 }
 
-/// A filter policy with VCpu and Ram filters at the given ratios and random weighers.
-fn filter_policy() -> impl Strategy<Value = (String, f64, f64)> {
+/// A filter policy with VCpu and Ram filters at the given ratios, an InstanceCount filter of
+/// the given limit, and random weighers.
+fn filter_policy() -> impl Strategy<Value = (String, f64, f64, u32)> {
     (
         prop::sample::select(vec![0.5, 1.0, 1.5, 2.0, 4.0]),
         prop::sample::select(vec![0.5, 1.0, 1.5, 2.0]),
@@ -148,8 +149,9 @@ fn filter_policy() -> impl Strategy<Value = (String, f64, f64)> {
         any::<bool>(),
         0u32..3,
         any::<bool>(),
+        1u32..6,
     )
-        .prop_map(|(vcpu, ram, weighers, negative, subset, timeshift)| {
+        .prop_map(|(vcpu, ram, weighers, negative, subset, timeshift, limit)| {
             let m = if negative { -1.0 } else { 1.0 };
             let ws: Vec<String> = weighers
                 .iter()
@@ -157,17 +159,17 @@ fn filter_policy() -> impl Strategy<Value = (String, f64, f64)> {
                 .collect();
             let kind = if timeshift { "timeshift" } else { "filter" };
             let text = format!(
-                r#"{{"type":"{kind}","filters":[{{"type":"Compute"}},{{"type":"VCpu","allocationRatio":{vcpu}}},{{"type":"Ram","allocationRatio":{ram}}}],"weighers":[{}],"subsetSize":{},"memorize":true,"maxTimesSkipped":2}}"#,
+                r#"{{"type":"{kind}","filters":[{{"type":"Compute"}},{{"type":"VCpu","allocationRatio":{vcpu}}},{{"type":"Ram","allocationRatio":{ram}}},{{"type":"InstanceCount","limit":{limit}}}],"weighers":[{}],"subsetSize":{},"memorize":true,"maxTimesSkipped":2}}"#,
                 ws.join(","),
                 subset + 1
             );
-            (text, vcpu, ram)
+            (text, vcpu, ram, limit)
         })
 }
 
-/// The most cores and memory of tasks running together on each host at any instant (runs are
+/// The most cores, memory and tasks running together on each host at any instant (runs are
 /// `[from, to)`: an end and a start at the same instant do not overlap).
-fn peaks(r: &SimResult) -> HashMap<String, (u64, i64)> {
+fn peaks(r: &SimResult) -> HashMap<String, (u64, i64, i64)> {
     let mut events: HashMap<&str, Vec<(i64, i64, i64)>> = HashMap::new();
     for t in &r.tasks {
         for run in &t.runs {
@@ -182,12 +184,14 @@ fn peaks(r: &SimResult) -> HashMap<String, (u64, i64)> {
     let mut out = HashMap::new();
     for (host, mut e) in events {
         e.sort_by_key(|&(t, sign, _)| (t, sign));
-        let (mut cores, mut mem, mut peak) = (0i64, 0i64, (0u64, 0i64));
+        let (mut cores, mut mem, mut n, mut peak) = (0i64, 0i64, 0i64, (0u64, 0i64, 0i64));
         for (_, sign, packed) in e {
             cores += sign * (packed / 1_000_000_000);
             mem += sign * (packed % 1_000_000_000);
+            n += sign;
             peak.0 = peak.0.max(cores as u64);
             peak.1 = peak.1.max(mem);
+            peak.2 = peak.2.max(n);
         }
         out.insert(host.to_string(), peak);
     }
@@ -197,14 +201,14 @@ fn peaks(r: &SimResult) -> HashMap<String, (u64, i64)> {
 proptest! {
     #![proptest_config(ProptestConfig { cases: 96, ..ProptestConfig::default() })]
 
-    /// Under VCpu and Ram filters no host holds more than cores x ratio cores or memory x ratio
-    /// MiB at once; every task ends completed (having run its duration) or terminated with a
+    /// Under VCpu, Ram and InstanceCount filters no host holds more than cores x ratio cores,
+    /// memory x ratio MiB or `limit` tasks at once; every task ends completed (having run its duration) or terminated with a
     /// reason; no run starts before its task's submission.
     #[test]
     fn filters_bound_what_a_host_holds(
         g in groups(),
         ts in tasks(20),
-        (text, vcpu, ram) in filter_policy(),
+        (text, vcpu, ram, limit) in filter_policy(),
         cv in prop::collection::vec(0.0f64..600.0, 0..30),
         seed in any::<u64>(),
     ) {
@@ -213,8 +217,9 @@ proptest! {
         let r = run(&t, &w, c.as_ref(), &p, seed);
         let hosts: HashMap<&str, &policy_playground::sim::result::HostRecord> =
             r.hosts.iter().map(|h| (h.name.as_str(), h)).collect();
-        for (name, (cores, mem)) in peaks(&r) {
+        for (name, (cores, mem, n)) in peaks(&r) {
             let h = hosts[name.as_str()];
+            prop_assert!(n <= limit as i64, "{name}: {n} tasks under InstanceCount {limit}");
             prop_assert!(cores as f64 <= h.cores as f64 * vcpu, "{name}: {cores} cores on {} x {vcpu}", h.cores);
             prop_assert!(mem as f64 <= h.memory as f64 * ram, "{name}: {mem} MiB on {} x {ram}", h.memory);
         }
@@ -253,7 +258,7 @@ proptest! {
     fn energy_splits_and_runs_repeat(
         g in groups(),
         ts in tasks(8),
-        (text, _, _) in filter_policy(),
+        (text, _, _, _) in filter_policy(),
         cv in prop::collection::vec(0.0f64..600.0, 0..30),
         seed in any::<u64>(),
     ) {
