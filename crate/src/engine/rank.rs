@@ -21,6 +21,9 @@ pub struct Scratch {
     maxs: Vec<f64>,
     totals: Vec<f64>,
     order: Vec<u32>,
+    /// Each weigher's raw scores of the candidates, weigher after weigher (`candidates.len()`
+    /// each), so that the totals are computed over flat arrays.
+    raws: Vec<f64>,
 }
 
 /// The outcome of a placement decision.
@@ -64,7 +67,7 @@ pub fn select<R: RngCore + ?Sized>(
         };
     }
     if k == 1 {
-        totals(policy, hosts, s);
+        totals(policy, s);
         let mut best = 0;
         let mut best_key = rank_key(s.totals[0]);
         for (j, &t) in s.totals.iter().enumerate().skip(1) {
@@ -79,7 +82,7 @@ pub fn select<R: RngCore + ?Sized>(
             draw: None,
         };
     }
-    rank_candidates(policy, hosts, s);
+    rank_candidates(policy, s);
     let draw = draw_index(rng, k as u64);
     let host = s.candidates[s.order[draw.index as usize] as usize] as usize;
     Choice {
@@ -132,14 +135,18 @@ macro_rules! by_kind {
 }
 
 /// Sets `s.mins` and `s.maxs` to each weigher's range over the candidates (infinities when
-/// there are none), one weigher at a time.
+/// there are none) and `s.raws` to their raw scores, one weigher at a time.
 fn ranges(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
     s.mins.clear();
     s.maxs.clear();
-    for weigher in &policy.weighers {
+    let n = s.candidates.len();
+    s.raws.clear();
+    s.raws.resize(n * policy.weighers.len(), 0.0);
+    for (weigher, raws) in policy.weighers.iter().zip(s.raws.chunks_exact_mut(n.max(1))) {
         let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
-        by_kind!(weigher.kind, |score| for &c in &s.candidates {
+        by_kind!(weigher.kind, |score| for (out, &c) in raws.iter_mut().zip(&s.candidates) {
             let r = score(&hosts[c as usize]);
+            *out = r;
             if r < min {
                 min = r;
             }
@@ -150,32 +157,38 @@ fn ranges(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
         s.mins.push(min);
         s.maxs.push(max);
     }
+    // `chunks_exact_mut` of an empty buffer yields nothing: without candidates every weigher's
+    // range is still (+inf, -inf).
+    while s.mins.len() < policy.weighers.len() {
+        s.mins.push(f64::INFINITY);
+        s.maxs.push(f64::NEG_INFINITY);
+    }
 }
 
-/// Sets `s.totals` to each candidate's [`total`], built one weigher at a time (the same
-/// additions in the same order; a weigher whose candidates all score the same adds +0.0 to a
-/// sum that starts at +0.0 and so is skipped).
-fn totals(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
+/// Sets `s.totals` to each candidate's [`total`], built one weigher at a time over the flat
+/// raw scores that [`ranges`] left (the same operations in the same order as [`contribution`];
+/// a weigher whose candidates all score the same adds +0.0 to a sum that starts at +0.0 and so
+/// is skipped).
+fn totals(policy: &Policy, s: &mut Scratch) {
+    let n = s.candidates.len();
     s.totals.clear();
-    s.totals.resize(s.candidates.len(), 0.0);
+    s.totals.resize(n, 0.0);
     for (w, weigher) in policy.weighers.iter().enumerate() {
         let (min, max, m) = (s.mins[w], s.maxs[w], weigher.multiplier);
         if min == max {
             continue;
         }
-        by_kind!(
-            weigher.kind,
-            |score| for (t, &c) in s.totals.iter_mut().zip(&s.candidates) {
-                *t += contribution(m, score(&hosts[c as usize]), min, max);
-            }
-        );
+        let span = max - min;
+        for (t, &r) in s.totals.iter_mut().zip(&s.raws[w * n..(w + 1) * n]) {
+            *t += (m * (r - min)) / span;
+        }
     }
 }
 
 /// Fills `s.totals` and `s.order` (positions into `s.candidates`, best first, ties in topology
 /// order).
-fn rank_candidates(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
-    totals(policy, hosts, s);
+fn rank_candidates(policy: &Policy, s: &mut Scratch) {
+    totals(policy, s);
     s.order.clear();
     s.order.extend(0..s.candidates.len() as u32);
     let totals = &s.totals;
@@ -196,7 +209,7 @@ pub fn explain(
     choice: &Choice,
     s: &mut Scratch,
 ) -> Placement {
-    rank_candidates(policy, hosts, s);
+    rank_candidates(policy, s);
     let mut rank_of = vec![None; hosts.len()];
     for (r, &pos) in s.order.iter().enumerate() {
         rank_of[s.candidates[pos as usize] as usize] = Some(r + 1);
