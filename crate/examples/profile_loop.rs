@@ -42,9 +42,8 @@ fn surf_week(n: usize, only: Option<&str>) -> Result<(), String> {
         .map_err(|_| "the surf_week topology does not load".to_string())?;
     let (carbon, _) = experiment::referenced_carbon(&Disk, &topology, &topology_path);
     let policy = bench::policy(r#"{"type": "prefab", "policyName": "Mem"}"#)?;
-    let decode_once = || {
-        read_parquet_workload(&tasks, &fragments).map_err(|e| format!("surf_week: {e:?}"))
-    };
+    let decode_once =
+        || read_parquet_workload(&tasks, &fragments).map_err(|e| format!("surf_week: {e:?}"));
     let (mut decode, mut sim) = (Vec::new(), Vec::new());
     let mut workload = decode_once()?;
     for i in 0..n {

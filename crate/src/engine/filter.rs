@@ -108,7 +108,11 @@ impl Fused {
     fn pass(&self, hosts: &[HostState], d: &Demand, out: &mut [u32]) -> usize {
         let v = self.vcpu.map_or(0.0, |(_, r)| r);
         let r = self.ram.map_or(0.0, |(_, r)| r);
-        match (self.compute.is_some(), self.vcpu.is_some(), self.ram.is_some()) {
+        match (
+            self.compute.is_some(),
+            self.vcpu.is_some(),
+            self.ram.is_some(),
+        ) {
             (false, false, false) => fused::<false, false, false>(hosts, d, v, r, out),
             (false, false, true) => fused::<false, false, true>(hosts, d, v, r, out),
             (false, true, false) => fused::<false, true, false>(hosts, d, v, r, out),
@@ -341,7 +345,8 @@ mod tests {
             let cpu_count = draw(&mut rng, 0..10);
             let d = Demand {
                 cpu_count,
-                cpu_capacity: cpu_count as f64 * [500.0, 2000.0, 2500.0][draw::<usize>(&mut rng, 0..3)],
+                cpu_capacity: cpu_count as f64
+                    * [500.0, 2000.0, 2500.0][draw::<usize>(&mut rng, 0..3)],
                 memory: draw::<i64>(&mut rng, 0..6) * 1024,
                 gpu_count: draw(&mut rng, 0..3),
                 gpu_capacity: 0.0,
@@ -374,6 +379,9 @@ mod tests {
             assert_eq!(out, expected, "{filters:?} {d:?}");
             kept_some += usize::from(!out.is_empty() && out.len() < hosts.len());
         }
-        assert!(kept_some > 200, "too few cases keep some hosts but not all: {kept_some}");
+        assert!(
+            kept_some > 200,
+            "too few cases keep some hosts but not all: {kept_some}"
+        );
     }
 }

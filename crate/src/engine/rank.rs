@@ -142,18 +142,25 @@ fn ranges(policy: &Policy, hosts: &[HostState], s: &mut Scratch) {
     let n = s.candidates.len();
     s.raws.clear();
     s.raws.resize(n * policy.weighers.len(), 0.0);
-    for (weigher, raws) in policy.weighers.iter().zip(s.raws.chunks_exact_mut(n.max(1))) {
+    for (weigher, raws) in policy
+        .weighers
+        .iter()
+        .zip(s.raws.chunks_exact_mut(n.max(1)))
+    {
         let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
-        by_kind!(weigher.kind, |score| for (out, &c) in raws.iter_mut().zip(&s.candidates) {
-            let r = score(&hosts[c as usize]);
-            *out = r;
-            if r < min {
-                min = r;
+        by_kind!(
+            weigher.kind,
+            |score| for (out, &c) in raws.iter_mut().zip(&s.candidates) {
+                let r = score(&hosts[c as usize]);
+                *out = r;
+                if r < min {
+                    min = r;
+                }
+                if r > max {
+                    max = r;
+                }
             }
-            if r > max {
-                max = r;
-            }
-        });
+        );
         s.mins.push(min);
         s.maxs.push(max);
     }

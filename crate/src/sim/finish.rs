@@ -3,7 +3,8 @@
 
 use super::digest;
 use super::result::{Digests, HostRecord, Metrics, Provenance, SimResult, TaskRecord};
-use super::run::{Simulation, State};
+use super::run::Simulation;
+use super::task::State;
 use crate::diag::Diagnostic;
 
 /// The result of a finished simulation.

@@ -6,13 +6,17 @@
 
 pub mod carbon;
 pub mod digest;
+mod energy;
+mod events;
 pub mod explain;
 mod finish;
 pub mod power;
 pub mod queue;
 pub mod result;
 mod run;
+mod schedule;
 pub mod series;
+mod task;
 
 pub use explain::TaskExplanation;
 pub use queue::QueueSnapshot;

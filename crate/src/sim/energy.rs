@@ -1,0 +1,72 @@
+//! Hosts during a run: the power each draws as its CPU usage changes (SPEC 6.5), and the energy,
+//! carbon, utilisation and busy time it accumulates, integrated exactly from one change to the
+//! next and split into idle and dynamic parts.
+
+use super::power::power;
+use super::run::Simulation;
+use crate::model::PowerModel;
+
+/// A host during the run: its power draw and what it has accumulated.
+#[derive(Debug, Clone)]
+pub(super) struct Host {
+    pub(super) model: PowerModel,
+    pub(super) idle: f64,
+    pub(super) usage: f64,
+    pub(super) power: f64,
+    pub(super) last: i64,
+    pub(super) last_carbon: f64,
+    pub(super) dynamic_energy: f64,
+    pub(super) dynamic_carbon: f64,
+    pub(super) utilization_ms: f64,
+    pub(super) busy_ms: i64,
+    pub(super) running: u32,
+    pub(super) tasks_run: u64,
+}
+
+impl Simulation<'_> {
+    /// Integrates host `h` up to `t`, then changes its CPU usage by `delta` MHz.
+    pub(super) fn change_usage(&mut self, h: usize, t: i64, delta: f64) {
+        self.integrate(h, t);
+        let capacity = self.hosts[h].cpu_capacity;
+        let host = &mut self.rt[h];
+        host.usage = if host.running == 0 {
+            0.0
+        } else {
+            host.usage + delta
+        };
+        let u = if capacity > 0.0 {
+            (host.usage / capacity).min(1.0)
+        } else {
+            0.0
+        };
+        let new_power = power(&host.model, u);
+        self.total_dynamic_power += (new_power - host.idle) - (host.power - host.idle);
+        host.power = new_power;
+        self.series
+            .power(t, self.total_idle_power + self.total_dynamic_power);
+    }
+
+    /// Adds host `h`'s energy, carbon, utilisation and busy time from its last change to `t`.
+    pub(super) fn integrate(&mut self, h: usize, t: i64) {
+        let capacity = self.hosts[h].cpu_capacity;
+        let host = &mut self.rt[h];
+        let dt = t - host.last;
+        if dt <= 0 {
+            return;
+        }
+        let dynamic = host.power - host.idle;
+        host.dynamic_energy += dynamic * dt as f64 / 1000.0;
+        if let Some(c) = &self.carbon {
+            let now_c = c.integral_to_monotonic(t, &mut self.carbon_cursor);
+            host.dynamic_carbon += dynamic * (now_c - host.last_carbon) / 3.6e9;
+            host.last_carbon = now_c;
+        }
+        if capacity > 0.0 {
+            host.utilization_ms += (host.usage / capacity).min(1.0) * dt as f64;
+        }
+        if host.running > 0 {
+            host.busy_ms += dt;
+        }
+        host.last = t;
+    }
+}

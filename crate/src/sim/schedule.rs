@@ -1,0 +1,360 @@
+//! What happens to tasks at an instant (SPEC 6.2, 7.2-7.4): submission, or rejection when no
+//! host could ever take the task; the scheduling cycle with head-of-line blocking, memorizing
+//! backfill and deferral; placement, fragment boundaries, pauses and completion; and the
+//! time-shifting regime with the task stopper at the start of each carbon sample.
+
+use super::result::Span;
+use super::run::Simulation;
+use super::task::{prefetch_next_fragment, State};
+use crate::engine::timeshift;
+use crate::engine::{filter, Demand, HostState};
+use std::cmp::Reverse;
+
+impl Simulation<'_> {
+    pub(super) fn evaluate_carbon_at_zero(&mut self) {
+        if let Some(c) = &self.carbon {
+            let i = c.first_index();
+            self.evaluate_carbon(i, 0);
+        }
+    }
+
+    /// SPEC 7.1 and 7.4 at the start of sample `i`.
+    pub(super) fn evaluate_carbon(&mut self, i: usize, t: i64) {
+        let Some(c) = &self.carbon else { return };
+        let Some(ts) = &self.scenario.policy.timeshift else {
+            return;
+        };
+        let v = c.value(i);
+        self.regime_history.push(v);
+        let regime = timeshift::evaluate(ts, v, c.after(i), &self.regime_history);
+        let mut high = false;
+        if let Some(st) = &ts.task_stopper {
+            let verdict = timeshift::stopper(st, v, c.after(i), &self.regime_history);
+            high = verdict.high;
+            if high {
+                self.pause_deferrable(t);
+            }
+        }
+        self.series
+            .regime(t, regime.low_short, regime.low_long, high);
+        self.regime = Some(regime);
+    }
+
+    /// The task stopper: pauses every running deferrable task that can still meet its deadline.
+    pub(super) fn pause_deferrable(&mut self, t: i64) {
+        let mut paused: Vec<(u64, usize)> = self
+            .tasks
+            .iter()
+            .enumerate()
+            .filter(|(_, tk)| {
+                tk.state == State::Running
+                    && tk.deferrable
+                    && tk
+                        .deadline
+                        .is_some_and(|d| t + (tk.frag_finish(self.scenario) - t) < d)
+            })
+            .map(|(i, tk)| (tk.placed_seq, i))
+            .collect();
+        if paused.is_empty() {
+            return;
+        }
+        paused.sort();
+        for (_, i) in paused {
+            self.stop(i, t);
+            let tk = &mut self.tasks[i];
+            tk.state = State::Queued;
+            tk.pause_since = Some(t);
+            self.queue.push_back(i as u32);
+            if let Some(e) = &mut self.explainer {
+                e.paused(i as u32, t, tk.remaining);
+            }
+        }
+        self.trigger(t);
+    }
+
+    pub(super) fn submit(&mut self, i: usize, t: i64) {
+        let demand = self.tasks[i].demand;
+        if let Some(reason) = self.rejection(&demand) {
+            let tk = &mut self.tasks[i];
+            tk.state = State::Terminated;
+            tk.finish = Some(t);
+            tk.reason = Some(reason.clone());
+            self.finished += 1;
+            self.end = self.end.max(t);
+            if let Some(e) = &mut self.explainer {
+                e.rejected(i as u32, t, reason);
+            }
+            return;
+        }
+        self.tasks[i].state = State::Queued;
+        self.queue.push_back(i as u32);
+        self.trigger(t);
+    }
+
+    /// Why no host could take the task even empty, `None` when some host could (SPEC 6.2).
+    pub(super) fn rejection(&self, d: &Demand) -> Option<String> {
+        let filters = &self.scenario.policy.filters;
+        let mut closest: Option<(usize, f64, &HostState)> = None;
+        for h in &self.distinct_empty {
+            match filter::first_failing(filters, h, d) {
+                None => return None,
+                Some(f) => {
+                    let cap = filter::empty_capacity(&filters[f], h);
+                    let better = closest.is_none_or(|(cf, cc, _)| f > cf || (f == cf && cap > cc));
+                    if better {
+                        closest = Some((f, cap, h));
+                    }
+                }
+            }
+        }
+        Some(match closest {
+            Some((f, _, h)) => filter::rejection_reason(&filters[f], h, d),
+            None => "the topology has no host".into(),
+        })
+    }
+
+    /// One scheduling cycle at `t` (SPEC 6.2, 7.2, 7.3). `due` are the deferred tasks whose
+    /// latest start is now: tried first, in queue order.
+    pub(super) fn cycle(&mut self, t: i64, due: &[u32]) {
+        if !due.is_empty() {
+            let due_in_order: Vec<u32> = self
+                .queue
+                .iter()
+                .copied()
+                .filter(|i| due.contains(i))
+                .collect();
+            for i in due_in_order {
+                self.end_deferral(i as usize, t);
+                let _ = self.try_place(i as usize, t);
+            }
+        }
+        let policy = self.scenario.policy;
+        let memorize = policy.memorize;
+        let timeshift = policy.timeshift.is_some();
+        let mut kept: Vec<u32> = Vec::new();
+        while let Some(i) = self.queue.pop_front() {
+            let iu = i as usize;
+            if self.tasks[iu].state != State::Queued {
+                continue;
+            }
+            if timeshift && self.tasks[iu].deferrable && self.tasks[iu].deadline.is_some() {
+                let tk = &self.tasks[iu];
+                let d = timeshift::deferral(
+                    self.regime.as_ref(),
+                    t,
+                    tk.duration,
+                    tk.remaining,
+                    tk.deferrable,
+                    tk.deadline,
+                );
+                let deferred = d.deferred;
+                if let Some(e) = &mut self.explainer {
+                    e.deferral(i, d);
+                }
+                if deferred {
+                    let tk = &mut self.tasks[iu];
+                    if tk.deferring_since.is_none() {
+                        tk.deferring_since = Some(t);
+                        self.deferred_count += 1;
+                        let latest = tk.deadline.unwrap_or(t) - tk.remaining;
+                        self.wakeups.push(Reverse((latest, i)));
+                    }
+                    kept.push(i);
+                    continue;
+                }
+                self.end_deferral(iu, t);
+            }
+            if self.try_place(iu, t) {
+                continue;
+            }
+            kept.push(i);
+            if !memorize {
+                break;
+            }
+            let tk = &mut self.tasks[iu];
+            if tk.skips >= policy.max_times_skipped {
+                break;
+            }
+            tk.skips += 1;
+        }
+        for &i in kept.iter().rev() {
+            self.queue.push_front(i);
+        }
+        if !self.queue.is_empty() && self.running_count == 0 && self.nothing_ahead() {
+            self.terminate_blocked();
+        }
+    }
+
+    /// True when no event can come that would let a queued task run.
+    pub(super) fn nothing_ahead(&self) -> bool {
+        let carbon_left = self
+            .carbon
+            .as_ref()
+            .is_some_and(|c| self.next_sample < c.len())
+            && self.scenario.policy.timeshift.is_some();
+        self.events.is_empty()
+            && self.next_submission >= self.order.len()
+            && self.wakeups.is_empty()
+            && self.next_cycle.is_none()
+            && !carbon_left
+    }
+
+    pub(super) fn end_deferral(&mut self, i: usize, t: i64) {
+        let tk = &mut self.tasks[i];
+        if let Some(from) = tk.deferring_since.take() {
+            tk.deferrals.push(Span {
+                from_ms: from,
+                to_ms: t,
+            });
+            self.deferred_count -= 1;
+        }
+    }
+
+    /// Tries to place a queued task now; true when it was placed.
+    pub(super) fn try_place(&mut self, i: usize, t: i64) -> bool {
+        let demand = self.tasks[i].demand;
+        let policy = self.scenario.policy;
+        let choice = self
+            .scheduler
+            .select(policy, &self.hosts, &demand, &mut self.rng);
+        if let Some(e) = &mut self.explainer {
+            if e.task == i as u32 {
+                let placement =
+                    self.scheduler
+                        .explain(policy, &self.hosts, &self.names, &demand, &choice);
+                e.placement(t, placement);
+            }
+        }
+        match choice.host {
+            Some(h) => {
+                self.start(i, h, t);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Starts (or resumes) task `i` on host `h` at `t`.
+    pub(super) fn start(&mut self, i: usize, h: usize, t: i64) {
+        self.placed_seq += 1;
+        let before = self.hosts[h].instance_count;
+        self.hosts[h].place(&self.tasks[i].demand);
+        self.scheduler
+            .moved(h, before, self.hosts[h].instance_count);
+        let workload = self.scenario.workload;
+        let tk = &mut self.tasks[i];
+        tk.state = State::Running;
+        tk.host = Some(h as u32);
+        tk.first_start.get_or_insert(t);
+        if let Some(from) = tk.pause_since.take() {
+            tk.pauses.push(Span {
+                from_ms: from,
+                to_ms: t,
+            });
+        }
+        tk.generation += 1;
+        tk.placed_seq = self.placed_seq;
+        tk.runs.push((h as u32, t, t));
+        // Find the fragment holding the task's progress.
+        let spec = &workload.tasks[tk.spec as usize];
+        let done = tk.duration - tk.remaining;
+        if spec.fragments.is_empty() {
+            tk.frag = u32::MAX;
+            tk.frag_end = t + tk.remaining;
+            tk.usage = spec.cpu_capacity_mhz;
+        } else {
+            let mut offset = 0;
+            let mut k = spec.fragments.start;
+            while k + 1 < spec.fragments.end
+                && offset + workload.fragment_duration_ms[k as usize] <= done
+            {
+                offset += workload.fragment_duration_ms[k as usize];
+                k += 1;
+            }
+            tk.frag_first = k;
+            tk.frag = k;
+            tk.frag_end = t + (offset + workload.fragment_duration_ms[k as usize] - done);
+            tk.usage = workload.fragment_cpu_usage_mhz[k as usize];
+            if self.merge {
+                self.skipped += tk.merge_repeats(workload, spec.fragments.end);
+            }
+            prefetch_next_fragment(workload, tk.frag);
+        }
+        let (usage, end, seq, generation) = (tk.usage, tk.frag_end, tk.placed_seq, tk.generation);
+        self.running_count += 1;
+        let host = &mut self.rt[h];
+        host.running += 1;
+        host.tasks_run += 1;
+        self.change_usage(h, t, usage);
+        self.events.push((end, seq, i as u32, generation));
+    }
+
+    /// A running task reached the end of its fragment at `t`: the next fragment, or completion.
+    pub(super) fn advance(&mut self, i: usize, t: i64) {
+        let workload = self.scenario.workload;
+        let tk = &self.tasks[i];
+        let last = tk.frag == u32::MAX || tk.frag + 1 >= tk.frag_stop;
+        if last {
+            self.stop(i, t);
+            let tk = &mut self.tasks[i];
+            tk.state = State::Completed;
+            tk.finish = Some(t);
+            self.finished += 1;
+            self.end = self.end.max(t);
+            self.trigger(t);
+            return;
+        }
+        let h = tk.host.unwrap_or(0) as usize;
+        let old = tk.usage;
+        let k = tk.frag + 1;
+        let new = workload.fragment_cpu_usage_mhz[k as usize];
+        let end_fragments = tk.frag_stop;
+        let tk = &mut self.tasks[i];
+        tk.frag_first = k;
+        tk.frag = k;
+        tk.frag_end = t + workload.fragment_duration_ms[k as usize];
+        tk.usage = new;
+        if self.merge {
+            self.skipped += tk.merge_repeats(workload, end_fragments);
+        }
+        prefetch_next_fragment(workload, tk.frag);
+        let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
+        if new != old {
+            self.change_usage(h, t, new - old);
+        }
+        self.events.push((end, seq, i as u32, generation));
+    }
+
+    /// Takes a running task off its host at `t` (completion or pause), keeping its progress.
+    pub(super) fn stop(&mut self, i: usize, t: i64) {
+        let tk = &mut self.tasks[i];
+        let h = tk.host.unwrap_or(0) as usize;
+        let finish = tk.frag_finish(self.scenario);
+        tk.remaining = finish - t;
+        if let Some(run) = tk.runs.last_mut() {
+            run.2 = t;
+        }
+        let usage = tk.usage;
+        let demand = tk.demand;
+        if self.merge && tk.frag != u32::MAX && tk.frag_end > t && tk.frag > tk.frag_first {
+            // The run without merging would have its (now stale) event at the end of the
+            // fragment holding `t`, and stale events make instants too: move it there.
+            let unmerged = tk.unmerged_end(self.scenario.workload, t);
+            if unmerged != tk.frag_end {
+                let event = (tk.frag_end, tk.placed_seq, i as u32, tk.generation);
+                if self.events.remove(event) {
+                    self.events.push((unmerged, event.1, event.2, event.3));
+                }
+            }
+        }
+        let tk = &mut self.tasks[i];
+        tk.generation += 1;
+        self.running_count -= 1;
+        let before = self.hosts[h].instance_count;
+        self.hosts[h].release(&demand);
+        self.scheduler
+            .moved(h, before, self.hosts[h].instance_count);
+        self.rt[h].running -= 1;
+        self.change_usage(h, t, -usage);
+    }
+}
