@@ -2,6 +2,8 @@
 //! capacity under VCpu and Ram filters, every task ended with a reason when it did not complete,
 //! no start before submission, deferrable deadlines held when a host stays free, the energy split
 //! and its idle part worked out from the topology, and the same seed giving the same result.
+//! Native only (proptest is a native dev-dependency); the browser suite replays generated cases.
+#![cfg(not(target_arch = "wasm32"))]
 
 use policy_playground::model::*;
 use policy_playground::policy::{policy_from_text, Policy};
