@@ -106,3 +106,39 @@ fn forged_parquet_files_that_panic_inside_the_parquet_crate_give_an_error() {
         );
     }
 }
+
+/// Forged parquet files on which the parquet crate's Thrift reader spins: an unknown field that
+/// is a list of 2^31 - 1 booleans, which the crate skips without reading a byte per element
+/// (seconds natively, far longer in wasm), in the footer and in a page header. The reader walks
+/// both first and refuses a collection longer than the bytes left, with one error that says
+/// where. The footer's forgery is 9 bytes put before its stop byte (the 1,069-byte fragments
+/// file of `tests/bad-inputs/workload-ok` becomes 1,078: footer 297-1069, the field at 1060, the
+/// list's header at 1063); the page header's overwrites 9 bytes at 10, after the first header's
+/// three integer fields (the list's header at 13, its size's varint up to 18; the `id` column
+/// chunk is bytes 4-85, 82 bytes, so 67 are left after it).
+#[test]
+fn forged_parquet_files_that_hold_the_thrift_reader_give_an_error() {
+    for (name, message) in [
+        (
+            "parquet-bool-list-in-footer",
+            "fragments.parquet: not a readable parquet file (in its footer, bytes 297-1069: a \
+             Thrift list at byte 1063 declares 2147483647 elements in the 1 bytes after it)",
+        ),
+        (
+            "parquet-bool-list-in-page-header",
+            "fragments.parquet: cannot decode the column `id`: row group 0: the page header at \
+             byte 4: a Thrift list at byte 13 declares 2147483647 elements in the 67 bytes after \
+             it",
+        ),
+    ] {
+        let data = bytes(name);
+        let (panics, read) = counting_panics(|| read_parquet_fuzz_input(&data));
+        assert_eq!(panics, 0, "{name}: the parquet crate panicked");
+        let ds = read.expect_err("a forged file is not a workload");
+        let messages: Vec<&str> = ds.iter().map(|d| d.message.as_str()).collect();
+        assert!(
+            ds.iter().any(|d| d.is_error() && d.message == message),
+            "{name}: {messages:#?}"
+        );
+    }
+}

@@ -11,9 +11,12 @@
 //! the module, so what it would panic on is checked first: every column chunk's byte range
 //! against the file (before the page reader is made, which asserts it is not negative), and
 //! every dictionary-encoded data page against a dictionary page before it (a [`Checked`] page
-//! reader, which sees each page once as it is decoded). `catch_unwind` around every call into
-//! the crate stays as a last resort.
+//! reader, which sees each page once as it is decoded). The footer and every page header are
+//! walked first for collections too long for their bytes, which would hold the crate's Thrift
+//! reader for seconds ([`super::thrift_check`]). `catch_unwind` around every call into the
+//! crate stays as a last resort.
 
+use super::thrift_check::{check_footer, check_page_headers};
 use crate::diag::Diagnostic;
 use bytes::Bytes;
 use parquet::basic::{Encoding, LogicalType, TimeUnit, Type as Physical};
@@ -111,6 +114,8 @@ impl<T: Copy> Column<T> {
 /// An open parquet file and its name, for messages.
 pub struct Table {
     reader: SerializedFileReader<Bytes>,
+    /// The file's bytes (shared with the reader), for the page headers' check.
+    data: Bytes,
     pub file: String,
     /// Size of the file in bytes, which bounds what is allocated on the footer's word.
     len: usize,
@@ -127,7 +132,10 @@ const RESERVED_ROWS_MAX: usize = 1 << 22;
 /// asserts that its start (the dictionary page's offset, else the first data page's) and its
 /// compressed length are not negative (`ColumnChunkMetaData::byte_range`), and reads past the
 /// end only to fail.
-fn check_chunk_range(chunk: &ColumnChunkMetaData, file_len: usize) -> Result<(), String> {
+fn check_chunk_range(
+    chunk: &ColumnChunkMetaData,
+    file_len: usize,
+) -> Result<std::ops::Range<usize>, String> {
     let start = chunk
         .dictionary_page_offset()
         .unwrap_or_else(|| chunk.data_page_offset());
@@ -142,7 +150,8 @@ fn check_chunk_range(chunk: &ColumnChunkMetaData, file_len: usize) -> Result<(),
         return Err(format!("the column chunk's length is {len}, negative"));
     }
     match start.checked_add(len) {
-        Some(end) if end <= file_len => Ok(()),
+        // Both inside the file, whose length is a usize.
+        Some(end) if end <= file_len => Ok(start as usize..end as usize),
         _ => Err(format!(
             "the column chunk of {len} bytes at {start} runs past the end of the file's \
              {file_len} bytes"
@@ -236,13 +245,15 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
 impl Table {
     /// Opens `bytes` as a parquet file named `file`.
     pub fn open(bytes: &[u8], file: &str) -> Result<Table, Diagnostic> {
+        check_footer(bytes, file).map_err(|e| Diagnostic::error("", e))?;
         let data = Bytes::copy_from_slice(bytes);
-        let reader = guarded(|| SerializedFileReader::new(data).map_err(|e| e.to_string()))
+        let reader = guarded(|| SerializedFileReader::new(data.clone()).map_err(|e| e.to_string()))
             .map_err(|e| {
                 Diagnostic::error("", format!("{file}: not a readable parquet file ({e})"))
             })?;
         Ok(Table {
             reader,
+            data,
             file: file.to_string(),
             len: bytes.len(),
         })
@@ -352,7 +363,9 @@ impl Table {
                 let group = self.reader.get_row_group(g).map_err(|e| e.to_string())?;
                 let rows =
                     usize::try_from(group.metadata().num_rows().max(0)).unwrap_or(usize::MAX);
-                check_chunk_range(group.metadata().column(i), self.len)
+                let range = check_chunk_range(group.metadata().column(i), self.len)
+                    .map_err(|e| format!("row group {g}: {e}"))?;
+                check_page_headers(&self.data, range.start, range.end)
                     .map_err(|e| format!("row group {g}: {e}"))?;
                 let pages = Checked {
                     pages: group
