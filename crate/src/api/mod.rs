@@ -212,7 +212,7 @@ pub fn check_json_str(text: &str) -> String {
     check(text).to_json_string()
 }
 
-/// [`expand`] as JSON text.
+/// [`expand`](fn@expand) as JSON text.
 pub fn expand_json_str(text: &str) -> String {
     expand(text).to_json_string()
 }

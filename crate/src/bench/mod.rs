@@ -1,5 +1,5 @@
 //! The inputs and measurements of `policy-playground bench` (issue 6) that need no files: the
-//! decision path against its [`reference`] kernel, synthetic clusters and workloads, and the
+//! decision path against its [`reference`](mod@reference) kernel, synthetic clusters and workloads, and the
 //! runs timed on them. The command line adds the surf_week runs, peak memory and the wasm
 //! comparison. Times are medians of several repetitions; nothing here is a timed test.
 //!

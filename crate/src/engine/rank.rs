@@ -2,7 +2,7 @@
 //! rank by total (stable), and take the best or draw among the best `subsetSize`.
 //!
 //! The decision path allocates nothing per call (buffers live in [`Scratch`]) and does not sort
-//! when `subsetSize` is 1: a running best gives the stable ranking's first host. [`explain`]
+//! when `subsetSize` is 1: a running best gives the stable ranking's first host. [`explain`](fn@explain)
 //! re-reads what [`select`] left in the scratch space, so the explanation is the decision's own.
 
 use super::draw::{draw_index, Draw};

@@ -1,5 +1,5 @@
 //! The scheduler a policy selects, behind one entry point, so the simulator never asks which one
-//! it runs: the filter scheduler ([`rank`]) or the memorizing scheduler ([`memorizing`]).
+//! it runs: the filter scheduler ([`rank`]) or the memorizing scheduler ([`memorizing`](super::memorizing)).
 
 use super::explain::Placement;
 use super::memorizing::Buckets;

@@ -10,7 +10,7 @@
 //! The parquet crate panics on some malformed input, and in wasm (panic = abort) a panic traps
 //! the module, so what it would panic on is checked first: every column chunk's byte range
 //! against the file (before the page reader is made, which asserts it is not negative), and
-//! every dictionary-encoded data page against a dictionary page before it (a [`Checked`] page
+//! every dictionary-encoded data page against a dictionary page before it (a `Checked` page
 //! reader, which sees each page once as it is decoded). The footer and every page header are
 //! walked first for collections too long for their bytes, which would hold the crate's Thrift
 //! reader for seconds ([`super::thrift_check`]). `catch_unwind` around every call into the

@@ -1,6 +1,6 @@
 //! Reading a policy from its JSON: every problem reported with its path and position (SPEC 1.1).
 //!
-//! The reader walks a [`json::Node`] tree, checks each object against the vocabulary of
+//! The reader walks a [`crate::json::Node`] tree, checks each object against the vocabulary of
 //! [`catalog`], and keeps going after a problem so that one pass reports all of them. A policy is
 //! produced only when there is no error; warnings never stop it.
 

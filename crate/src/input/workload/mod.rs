@@ -1,0 +1,20 @@
+//! Workloads (SPEC 10): an OpenDC folder (`tasks.parquet` + `fragments.parquet`), a JSON
+//! document `{"tasks": [...]}` or a CSV file, all producing a [`crate::model::Workload`] with
+//! tasks in input order and fragments stored flat.
+//!
+//! A task's duration is the sum of its fragments (SPEC 6.4); a task without fragments runs its
+//! `duration` at its `cpuCapacity` (JSON and CSV) or, in parquet, is dropped with a warning that
+//! counts such tasks, as OpenDC does. Task memory from parquet is `round(mem_capacity / 1000)`
+//! MiB. Every problem names the file, the row (0-based, as in the file) and the column, and says
+//! what was expected; after 50 errors the rest are counted.
+//!
+//! One reader per format: `read_parquet.rs`, `read_json.rs`, `read_csv.rs` (which goes through
+//! the JSON reader's checks).
+
+mod read_csv;
+mod read_json;
+mod read_parquet;
+
+pub use read_csv::read_csv_workload;
+pub use read_json::{read_json_workload, workload_from_value, TASK_FIELDS};
+pub use read_parquet::read_parquet_workload;
