@@ -430,6 +430,30 @@ test('a bad file shows the loader message and the page stays usable', async ({ p
   sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after a bad file');
 });
 
+test('a forged workload that holds the decoder can be stopped; nothing else changes', async ({ page, url }) => {
+  // The fuzzer's input (tests/fuzz-regressions/slow-parquet-desynced-bool-list: a u16 length,
+  // tasks.parquet, fragments.parquet) makes the parquet crate skip about 2^31 booleans: seconds
+  // natively, longer in wasm. Stop terminates the worker, which loads the sample again.
+  const data = fs.readFileSync(path.join(ROOT, 'tests', 'fuzz-regressions', 'slow-parquet-desynced-bool-list'));
+  const n0 = data.readUInt16LE(0);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-slow-'));
+  fs.writeFileSync(path.join(dir, 'tasks.parquet'), data.subarray(2, 2 + n0));
+  fs.writeFileSync(path.join(dir, 'fragments.parquet'), data.subarray(2 + n0));
+  await open(page, url);
+  const before = await metrics(page);
+  await page.click('.loaders summary');
+  await page.setInputFiles('[data-testid=load-workload]', [path.join(dir, 'tasks.parquet'), path.join(dir, 'fragments.parquet')]);
+  await page.click('[data-testid=stop-workload]');
+  await page.waitForFunction(() => /^stopped reading tasks\.parquet \+ fragments\.parquet; nothing changed$/.test(document.querySelector('[data-testid=msg-workload]').textContent));
+  fs.rmSync(dir, { recursive: true });
+  assert.deepEqual(await metrics(page), before);
+  assert.match(await page.textContent('[data-testid=summary-workload]'), /^200 tasks/);
+  const n = await runs(page);
+  await setPolicy(page, prefab('MemInv'));
+  await waitRun(page, n);
+  sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after a stopped read');
+});
+
 test('every bad input of the corpus gives its native message beside its loader; nothing else changes', async ({ page, url }) => {
   await open(page, url);
   const before = await metrics(page);

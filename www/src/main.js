@@ -47,7 +47,7 @@ let suspendedStart = true; // the first state of the page replaces nothing of th
 
 const sim = new Engine(WORKER, {
   onRestart: (message) => notice(message === 'cancelled'
-    ? 'Run cancelled; the engine restarted and your inputs were loaded again.'
+    ? 'Cancelled; the engine restarted and your inputs were loaded again.'
     : `The engine hit an internal error and was restarted; your inputs were loaded again. ${message || ''}`, message === 'cancelled' ? 'info' : 'error'),
 });
 const lint = new Engine(WORKER);

@@ -139,7 +139,10 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     const big = tooBig(files);
     if (big) { msg[kind].textContent = big; msg[kind].classList.add('error'); return false; }
     const names = files.map((f) => f.name).join(' + ');
-    ok(kind, `loading ${names}…`);
+    ok(kind, `loading ${names}… `);
+    // A forged file can hold the decoder for seconds (the parquet crate skips some malformed
+    // metadata slowly): Stop terminates the worker, which reloads what was loaded before.
+    msg[kind].append(h('button', { type: 'button', class: 'stop', 'data-testid': `stop-${kind}`, onclick: () => engine.cancel() }, 'Stop'));
     if (kind === 'scenario') return loadScenarioText(await bytes(files[0]), names);
     let answer;
     if (kind === 'topology') answer = await engine.load('loadTopology', await bytes(files[0]));
@@ -163,6 +166,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
         answer = await engine.load('loadWorkload', await bytes(files[0]), e);
       }
     }
+    if (answer.cancelled) { ok(kind, `stopped reading ${names}; nothing changed`); return false; }
     if (answer.type !== 'success') { fail(kind, answer, names); return false; }
     const warnings = answer.value.summary.warnings || [];
     ok(kind, `loaded ${names}${warnings.length ? `; ${warnings.map(diagText).join('; ')}` : ''}`);
@@ -172,6 +176,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
 
   async function loadScenarioText(text, source, sample = null) {
     const answer = await engine.loadScenario(text);
+    if (answer.cancelled) { ok('scenario', `stopped reading ${source}; nothing changed`); return false; }
     if (answer.type !== 'success') { fail(sample ? 'workload' : 'scenario', answer, source); return false; }
     const v = answer.value;
     const src = sample || `file:${source}`;

@@ -1,14 +1,18 @@
 //! A structural check of a parquet file's Thrift metadata (the footer and every page header, in
 //! the compact protocol), made before the parquet crate reads them.
 //!
-//! The crate skips a field it does not know by walking it, and walks a list (or set) of booleans
-//! without reading a byte per element, so a forged header declaring a list of 2^31 booleans holds
-//! it for seconds natively and far longer in wasm (found by fuzzing: `workload_parquet`). In a
-//! well-formed list every element takes at least one byte (a boolean element is a byte, unlike a
-//! boolean field), and a map entry at least two, so a collection that declares more elements than
-//! bytes are left is refused here, naming where it is. Anything else this walk cannot follow is
-//! left to the crate, which reports its own error: the check is never stricter than the reader
-//! on a file that is not forged this way.
+//! The crate skips a field it does not know by walking it, and walks a list (or set, or map) of
+//! booleans without reading a byte per element, so a forged header declaring 2^31 booleans holds
+//! it for seconds natively and far longer in wasm (found by fuzzing: `workload_parquet`). This walk
+//! reads the bytes as the crate's skipping does, booleans included (a boolean element takes no
+//! byte here either, so both see the same fields after it), and refuses:
+//! - a list of other elements declaring more elements than bytes are left (each takes at least
+//!   one), and a map likewise;
+//! - more boolean elements in all than the metadata has bytes: a writer spends a byte on each, so
+//!   a genuine file never does, and this bounds the crate's skipping by the metadata's length.
+//!
+//! Anything this walk cannot follow is left to the crate, which reports its own error: the check
+//! refuses only what no writer produces.
 
 /// Element and field types of the compact protocol.
 const BOOL_TRUE: u8 = 1;
@@ -41,6 +45,9 @@ struct Walk<'a> {
     buf: &'a [u8],
     pos: usize,
     base: usize,
+    /// Boolean collection elements seen so far, and how many the metadata's bytes allow.
+    booleans: u64,
+    budget: u64,
 }
 
 impl Walk<'_> {
@@ -91,14 +98,31 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// A value of type `ty`; `element` for a collection's element (a boolean takes a byte).
-    fn value(&mut self, ty: u8, element: bool, depth: u32) -> Result<(), Stop> {
+    /// Counts `count` boolean elements of the collection whose header began at `at`, refusing
+    /// more in all than the metadata has bytes.
+    fn booleans(&mut self, at: usize, count: u64) -> Result<(), Stop> {
+        self.booleans = self.booleans.saturating_add(count);
+        if self.booleans > self.budget {
+            return Err(Stop::Forged(format!(
+                "a Thrift collection at byte {} brings the boolean elements to {}, more than the \
+                 {} bytes of this metadata could hold",
+                self.base + at,
+                self.booleans,
+                self.budget
+            )));
+        }
+        Ok(())
+    }
+
+    /// A value of type `ty`, read as the crate skips it: a boolean takes no byte, in a struct
+    /// or in a collection (the caller counts the latter).
+    fn value(&mut self, ty: u8, depth: u32) -> Result<(), Stop> {
         if depth > MAX_DEPTH {
             return Err(Stop::Unreadable);
         }
         match ty {
-            BOOL_TRUE | BOOL_FALSE if !element => Ok(()),
-            BOOL_TRUE | BOOL_FALSE | BYTE => self.skip(1),
+            BOOL_TRUE | BOOL_FALSE => Ok(()),
+            BYTE => self.skip(1),
             I16 | I32 | I64 => self.varint().map(drop),
             DOUBLE => self.skip(8),
             BINARY => {
@@ -113,9 +137,12 @@ impl Walk<'_> {
                     n => u64::from(n),
                 };
                 let element_type = header & 0x0f;
+                if matches!(element_type, BOOL_TRUE | BOOL_FALSE) {
+                    return self.booleans(at, count);
+                }
                 self.fits(at, count, 1, "list")?;
                 for _ in 0..count {
-                    self.value(element_type, true, depth + 1)?;
+                    self.value(element_type, depth + 1)?;
                 }
                 Ok(())
             }
@@ -126,10 +153,18 @@ impl Walk<'_> {
                     return Ok(());
                 }
                 let types = self.byte()?;
-                self.fits(at, count, 2, "map")?;
+                let (key, value) = (types >> 4, types & 0x0f);
+                let boolean = |t: u8| matches!(t, BOOL_TRUE | BOOL_FALSE);
+                let parts = u64::from(boolean(key)) + u64::from(boolean(value));
+                self.booleans(at, count.saturating_mul(parts))?;
+                if parts == 2 {
+                    return Ok(());
+                }
+                // An entry takes a byte at least for its part that is not a boolean.
+                self.fits(at, count, 2 - parts, "map")?;
                 for _ in 0..count {
-                    self.value(types >> 4, true, depth + 1)?;
-                    self.value(types & 0x0f, true, depth + 1)?;
+                    self.value(key, depth + 1)?;
+                    self.value(value, depth + 1)?;
                 }
                 Ok(())
             }
@@ -158,7 +193,7 @@ impl Walk<'_> {
                 let v = self.zigzag()?;
                 integer(id, v);
             } else {
-                self.value(ty, false, depth)?;
+                self.value(ty, depth)?;
             }
         }
     }
@@ -178,6 +213,8 @@ pub fn check_footer(bytes: &[u8], file: &str) -> Result<(), String> {
         buf: &bytes[start..n - 8],
         pos: 0,
         base: start,
+        booleans: 0,
+        budget: len as u64,
     };
     match walk.fields(0, &mut |_, _| {}) {
         Err(Stop::Forged(m)) => Err(format!(
@@ -195,11 +232,15 @@ pub fn check_page_headers(bytes: &[u8], start: usize, end: usize) -> Result<(), 
         return Ok(());
     };
     let mut at = 0usize;
+    // One count of boolean elements for the whole chunk: its headers share its bytes.
+    let mut booleans = 0;
     while at < chunk.len() {
         let mut walk = Walk {
             buf: &chunk[at..],
             pos: 0,
             base: start + at,
+            booleans,
+            budget: chunk.len() as u64,
         };
         let mut size = None;
         match walk.fields(0, &mut |id, v| {
@@ -213,6 +254,7 @@ pub fn check_page_headers(bytes: &[u8], start: usize, end: usize) -> Result<(), 
             }
             Err(Stop::Unreadable) => return Ok(()),
         }
+        booleans = walk.booleans;
         match size.and_then(|s| usize::try_from(s).ok()) {
             Some(s) => at = at.saturating_add(walk.pos).saturating_add(s),
             None => return Ok(()),
@@ -248,38 +290,73 @@ mod tests {
             buf: bytes,
             pos: 0,
             base: 0,
+            booleans: 0,
+            budget: bytes.len() as u64,
         }
         .fields(0, &mut |_, _| {})
     }
 
-    #[test]
-    fn a_list_longer_than_its_bytes_is_forged() {
-        // A struct with one i32 field (id 1, delta form: 0x15, zigzag 7 = 14) and a list of
-        // 2^31 - 1 booleans, then the stop byte: 2^31 - 1 elements cannot fit in 1 byte.
-        let mut s = vec![0x15, 14];
-        s.extend(list_field(BOOL_TRUE, (1 << 31) - 1));
-        s.push(0);
-        match walk(&s) {
-            Err(Stop::Forged(m)) => assert!(m.contains("2147483647 elements"), "{m}"),
-            _ => panic!("not refused"),
+    fn forged(r: Result<(), Stop>) -> String {
+        match r {
+            Err(Stop::Forged(m)) => m,
+            Err(Stop::Unreadable) => panic!("unreadable, not refused"),
+            Ok(()) => panic!("not refused"),
         }
     }
 
     #[test]
-    fn well_formed_collections_pass() {
-        // Three booleans (one byte each), a map of one i32 -> binary entry, a nested struct
-        // with a double, then stop.
-        let mut s = list_field(BOOL_FALSE, 3);
-        s.extend([1, 2, 1]);
+    fn more_booleans_than_bytes_are_forged() {
+        // A struct with one i32 field (id 1, delta form: 0x15, zigzag 7 = 14) and a list of
+        // 2^31 - 1 booleans, then the stop byte.
+        let mut s = vec![0x15, 14];
+        s.extend(list_field(BOOL_TRUE, (1 << 31) - 1));
+        s.push(0);
+        let m = forged(walk(&s));
+        assert!(
+            m.contains(
+                "at byte 5 brings the boolean elements to 2147483647, more than the 12 bytes"
+            ),
+            "{m}"
+        );
+        // Small lists that add up: 8 lists of 2 booleans each (8 x 6 bytes + stop = 49 bytes,
+        // 16 booleans) pass; of 7 booleans each the eighth list (at byte 42, its header at 45)
+        // brings them to 56 > 49 and is refused.
+        for (each, refused) in [(2, None), (7, Some(7 * 6))] {
+            let mut s = Vec::new();
+            for _ in 0..8 {
+                s.extend([0x09, 0xc8, 0x01, 0x01 | (each << 4)]); // field 100, short list header
+                s.extend([0x15, 2]); // field 101: i32 1
+            }
+            s.push(0);
+            match refused {
+                None => assert!(walk(&s).is_ok()),
+                Some(at) => {
+                    let m = forged(walk(&s));
+                    assert!(m.contains(&format!("at byte {} ", at + 3)), "{m}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn other_collections_take_a_byte_an_element() {
+        // A list of three i32 (one byte each), a map of one i32 -> binary entry, a struct with a
+        // double, then stop: well formed.
+        let mut s = list_field(I32, 3);
+        s.extend([2, 4, 6]);
         s.extend([0x1b, 1, 0x58, 4, 3, b'a', b'b', b'c']); // field 101: map, 1 entry, i32 -> binary
         s.extend([0x1c, 0x17, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0]); // field 102: struct { 1: double 1.0 }
         s.push(0);
         assert!(walk(&s).is_ok());
-        // The same list declared one element longer cannot fit; a field of an unknown type (14)
-        // or a truncated struct is left to the crate.
-        let mut t = list_field(BOOL_FALSE, 4);
-        t.extend([1, 2, 1]);
-        assert!(matches!(walk(&t), Err(Stop::Forged(_))));
+        // Four i32 declared with three bytes after the header cannot fit.
+        let mut t = list_field(I32, 4);
+        t.extend([2, 4, 6]);
+        let m = forged(walk(&t));
+        assert!(
+            m.contains("list at byte 3 declares 4 elements in the 3 bytes after it"),
+            "{m}"
+        );
+        // A field of an unknown type (14), or a truncated struct, is left to the crate.
         assert!(matches!(walk(&[0x1e, 0]), Err(Stop::Unreadable)));
         assert!(matches!(walk(&[0x15]), Err(Stop::Unreadable)));
     }
