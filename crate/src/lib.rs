@@ -19,6 +19,7 @@ pub mod output;
 pub mod policy;
 pub mod scenario;
 pub mod sim;
+pub mod sweep;
 pub mod synth;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

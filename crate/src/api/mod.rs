@@ -249,3 +249,4 @@ pub mod handles;
 pub mod limits;
 pub mod opendc_notes;
 pub mod runs;
+pub mod sweeps;

@@ -88,7 +88,7 @@ impl Session {
     }
 
     /// Runs to the end, reporting the fraction of tasks ended after every chunk of instants.
-    fn simulate(
+    pub(super) fn simulate(
         &self,
         h: &Handles,
         policy: &Policy,

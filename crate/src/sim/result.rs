@@ -20,7 +20,7 @@ pub struct SimResult {
 }
 
 /// The run's figures (SPEC 6.6).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Metrics {
     pub tasks_total: u64,

@@ -13,7 +13,7 @@ use std::process::ExitCode;
 #[command(
     name = "policy-playground",
     version,
-    about = "OpenDC allocation policies: check, expand, decide and simulate"
+    about = "OpenDC allocation policies: check, expand, decide, simulate and sweep"
 )]
 struct Cli {
     #[command(subcommand)]
@@ -34,6 +34,8 @@ enum Command {
     /// Simulate a workload on a topology under a policy: a scenario file, an OpenDC experiment,
     /// or separate files.
     Simulate(simulate::Args),
+    /// Vary one policy setting over several values (and seeds) and tabulate the metrics.
+    Sweep(sweep::Args),
     /// Measure the figures of the performance issue: surf_week (decode, simulate, peak memory,
     /// timeshift, wasm), decisions against a reference kernel, scaling and memorizing.
     Bench {
@@ -59,6 +61,7 @@ enum Command {
 
 mod bench;
 mod simulate;
+mod sweep;
 
 /// A process exit code.
 type Exit = u8;
@@ -92,6 +95,7 @@ fn run(command: Command) -> Result<(), u8> {
         } => bench::rss_child(),
         Command::Bench { json, quick, .. } => bench::run(json, quick),
         Command::Simulate(args) => simulate::run(args),
+        Command::Sweep(args) => sweep::run(args),
     }
 }
 

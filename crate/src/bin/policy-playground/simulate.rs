@@ -5,6 +5,7 @@ use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use policy_playground::diag::Diagnostic;
 use policy_playground::experiment::{self, Disk, LoadError};
+use policy_playground::model::{CarbonTrace, Topology, Workload};
 use policy_playground::policy::Policy;
 use policy_playground::scenario;
 use policy_playground::sim::{Options, Scenario, SimResult, Simulation};
@@ -117,64 +118,22 @@ pub fn run(args: Args) -> Result<(), Exit> {
     if let Some(path) = &args.experiment {
         return run_experiment(path, &args, options);
     }
-    let (topology, workload, carbon, policy, seed, quantum, warnings, label) = if let Some(path) =
-        &args.scenario
-    {
-        let text = std::fs::read(path).map_err(|e| {
-            eprintln!("{}: cannot read the file: {e}", path.display());
-            UNREADABLE
-        })?;
-        let text = String::from_utf8(text).map_err(|_| {
-            eprintln!("{}: not UTF-8 text", path.display());
-            INVALID
-        })?;
-        let s = scenario::read(&text).map_err(|ds| {
-            print_diagnostics(Some(path), &ds);
-            INVALID
-        })?;
-        let label = path.display().to_string();
-        (
-            s.topology,
-            s.workload,
-            s.carbon,
-            s.policy,
-            s.seed,
-            s.quantum_ms,
-            s.warnings,
-            label,
-        )
-    } else {
-        let (Some(tp), Some(wp), Some(pp)) = (&args.topology, &args.workload, &args.policy) else {
-            eprintln!("simulate: --topology, --workload and --policy go together");
-            return Err(UNREADABLE);
-        };
-        let topology = experiment::load_topology(&Disk, tp).map_err(load_error)?;
-        let workload = experiment::load_workload(&Disk, wp).map_err(load_error)?;
-        let (policy, policy_warnings) = experiment::load_policy(&Disk, pp).map_err(load_error)?;
-        let mut warnings: Vec<Diagnostic> = policy_warnings
-            .into_iter()
-            .map(|d| d.in_file(&pp.display().to_string()))
-            .collect();
-        let carbon = match &args.carbon {
-            Some(cp) => Some(experiment::load_carbon(&Disk, cp).map_err(load_error)?),
-            None => {
-                let (carbon, w) = experiment::referenced_carbon(&Disk, &topology, tp);
-                warnings.extend(w);
-                carbon
-            }
-        };
-        let label = format!("{} on {}", wp.display(), tp.display());
-        (
-            topology,
-            workload,
-            carbon,
-            policy,
-            0,
-            policy_playground::sim::DEFAULT_QUANTUM_MS,
-            warnings,
-            label,
-        )
-    };
+    let Loaded {
+        topology,
+        workload,
+        carbon,
+        policy,
+        seed,
+        quantum_ms: quantum,
+        warnings,
+        label,
+    } = load_inputs(
+        args.scenario.as_deref(),
+        args.topology.as_deref(),
+        args.workload.as_deref(),
+        args.carbon.as_deref(),
+        args.policy.as_deref(),
+    )?;
     let scenario = Scenario {
         topology: &topology,
         workload: &workload,
@@ -228,7 +187,85 @@ pub fn run(args: Args) -> Result<(), Exit> {
     Ok(())
 }
 
-fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), Exit> {
+/// The inputs of one run, read from disk: a scenario file, or separate files.
+pub(super) struct Loaded {
+    pub topology: Topology,
+    pub workload: Workload,
+    pub carbon: Option<CarbonTrace>,
+    pub policy: Policy,
+    pub seed: u64,
+    pub quantum_ms: i64,
+    /// Warnings of every part, each naming its file.
+    pub warnings: Vec<Diagnostic>,
+    /// What ran, for summaries.
+    pub label: String,
+}
+
+/// Reads a scenario file, or a topology, a workload, a policy and optionally a carbon trace
+/// (otherwise the topology's own reference).
+pub(super) fn load_inputs(
+    scenario: Option<&Path>,
+    topology: Option<&Path>,
+    workload: Option<&Path>,
+    carbon: Option<&Path>,
+    policy: Option<&Path>,
+) -> Result<Loaded, Exit> {
+    if let Some(path) = scenario {
+        let text = std::fs::read(path).map_err(|e| {
+            eprintln!("{}: cannot read the file: {e}", path.display());
+            UNREADABLE
+        })?;
+        let text = String::from_utf8(text).map_err(|_| {
+            eprintln!("{}: not UTF-8 text", path.display());
+            INVALID
+        })?;
+        let s = scenario::read(&text).map_err(|ds| {
+            print_diagnostics(Some(path), &ds);
+            INVALID
+        })?;
+        return Ok(Loaded {
+            topology: s.topology,
+            workload: s.workload,
+            carbon: s.carbon,
+            policy: s.policy,
+            seed: s.seed,
+            quantum_ms: s.quantum_ms,
+            warnings: s.warnings,
+            label: path.display().to_string(),
+        });
+    }
+    let (Some(tp), Some(wp), Some(pp)) = (topology, workload, policy) else {
+        eprintln!("--topology, --workload and --policy go together");
+        return Err(UNREADABLE);
+    };
+    let topology = experiment::load_topology(&Disk, tp).map_err(load_error)?;
+    let workload = experiment::load_workload(&Disk, wp).map_err(load_error)?;
+    let (policy, policy_warnings) = experiment::load_policy(&Disk, pp).map_err(load_error)?;
+    let mut warnings: Vec<Diagnostic> = policy_warnings
+        .into_iter()
+        .map(|d| d.in_file(&pp.display().to_string()))
+        .collect();
+    let carbon = match carbon {
+        Some(cp) => Some(experiment::load_carbon(&Disk, cp).map_err(load_error)?),
+        None => {
+            let (carbon, w) = experiment::referenced_carbon(&Disk, &topology, tp);
+            warnings.extend(w);
+            carbon
+        }
+    };
+    Ok(Loaded {
+        label: format!("{} on {}", wp.display(), tp.display()),
+        topology,
+        workload,
+        carbon,
+        policy,
+        seed: 0,
+        quantum_ms: policy_playground::sim::DEFAULT_QUANTUM_MS,
+        warnings,
+    })
+}
+
+pub(super) fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), Exit> {
     match out {
         Some(path) => std::fs::write(path, text).map_err(|e| {
             eprintln!("{}: cannot write: {e}", path.display());

@@ -1,0 +1,244 @@
+//! `policy-playground sweep`: one policy setting given several values, each run under several
+//! seeds ([`policy_playground::sweep`]), printed as a table of means with their ranges, or as
+//! JSON.
+
+use super::simulate::{emit, load_inputs, Loaded};
+use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
+use policy_playground::policy::expand;
+use policy_playground::sim::{simulate, Options, Scenario};
+use policy_playground::sweep::{self, SweepReport, SweepSpec};
+use serde_json::Value;
+use std::fmt::Write as _;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+/// The inputs of `sweep`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// A scenario file: {"topology", "workload", "carbon", "policy", "seed", "quantumMs"}.
+    #[arg(long)]
+    pub scenario: Option<PathBuf>,
+    /// An OpenDC topology JSON (legacy or SDK).
+    #[arg(long)]
+    pub topology: Option<PathBuf>,
+    /// An OpenDC workload folder (tasks.parquet + fragments.parquet), or a JSON or CSV file.
+    #[arg(long)]
+    pub workload: Option<PathBuf>,
+    /// A carbon trace (parquet, CSV or JSON); otherwise the topology's own reference.
+    #[arg(long)]
+    pub carbon: Option<PathBuf>,
+    /// A policy file.
+    #[arg(long)]
+    pub policy: Option<PathBuf>,
+    /// The setting to vary: a JSON Pointer into the policy's explicit form (`expand` prints it),
+    /// such as /filters/1/allocationRatio or /subsetSize. Without it, only the seeds vary;
+    /// `--parameter list` prints the settings.
+    #[arg(long)]
+    pub parameter: Option<String>,
+    /// The values, comma-separated (numbers, true, false).
+    #[arg(long, value_delimiter = ',')]
+    pub values: Vec<String>,
+    /// Runs per value, with seeds from --seed on (default 1).
+    #[arg(long)]
+    pub seeds: Option<u32>,
+    /// The first seed (default: the scenario's, else 0).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Scheduling quantum in ms (default: the scenario's, else 1000).
+    #[arg(long = "quantum-ms")]
+    pub quantum_ms: Option<i64>,
+    /// Print the whole report as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the output to FILE instead of stdout.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+}
+
+/// Runs `sweep`.
+pub fn run(args: Args) -> Result<(), Exit> {
+    if args.scenario.is_some() == (args.topology.is_some() || args.policy.is_some()) {
+        eprintln!("sweep: give --scenario FILE, or --topology FILE --workload PATH --policy FILE");
+        return Err(UNREADABLE);
+    }
+    let Loaded {
+        topology,
+        workload,
+        carbon,
+        policy,
+        seed,
+        quantum_ms,
+        warnings,
+        label,
+    } = load_inputs(
+        args.scenario.as_deref(),
+        args.topology.as_deref(),
+        args.workload.as_deref(),
+        args.carbon.as_deref(),
+        args.policy.as_deref(),
+    )?;
+    if args.parameter.as_deref() == Some("list") {
+        let mut text = String::new();
+        for (pointer, value) in sweep::settings(&expand::to_json(&policy)) {
+            let _ = writeln!(text, "{pointer} = {value}");
+        }
+        return emit(&args.out, text.trim_end());
+    }
+    let values = args
+        .values
+        .iter()
+        .map(|v| {
+            serde_json::from_str::<Value>(v.trim()).map_err(|_| {
+                eprintln!("sweep: --values: `{v}` is not a number, true or false");
+                UNREADABLE
+            })
+        })
+        .collect::<Result<Vec<Value>, Exit>>()?;
+    let spec = SweepSpec {
+        parameter: args.parameter.clone().unwrap_or_default(),
+        values,
+        seeds: args.seeds,
+    };
+    let (points, seeds) = sweep::plan(&policy, &spec, args.seed.unwrap_or(seed)).map_err(|ds| {
+        print_diagnostics(None, &ds);
+        INVALID
+    })?;
+    print_diagnostics(None, &warnings);
+    let quantum_ms = args.quantum_ms.unwrap_or(quantum_ms);
+    if !(1..=policy_playground::scenario::MAX_QUANTUM_MS).contains(&quantum_ms) {
+        eprintln!(
+            "sweep: --quantum-ms must be in [1, {}], got {quantum_ms}",
+            policy_playground::scenario::MAX_QUANTUM_MS
+        );
+        return Err(UNREADABLE);
+    }
+    let total = points.len() * seeds.len();
+    let show = total > 1 && std::io::stderr().is_terminal();
+    let report = sweep::run(
+        &spec.parameter,
+        points,
+        seeds,
+        |policy, seed| {
+            let scenario = Scenario {
+                topology: &topology,
+                workload: &workload,
+                carbon: carbon.as_ref(),
+                policy,
+                seed,
+                quantum_ms,
+            };
+            simulate(scenario, Options::default()).metrics
+        },
+        &mut |done, _| {
+            if show {
+                eprint!("\rsweep: {done} of {total} runs");
+                if done == total {
+                    eprintln!();
+                }
+            }
+        },
+    );
+    let text = if args.json {
+        serde_json::to_string(&report).map_err(|e| {
+            eprintln!("sweep: cannot write the report: {e}");
+            INVALID
+        })?
+    } else {
+        table(&label, &report, carbon.is_some())
+    };
+    emit(&args.out, &text)
+}
+
+/// The report as a table: one row per value, each figure the mean over the seeds with its
+/// range when the seeds differ.
+fn table(label: &str, r: &SweepReport, carbon: bool) -> String {
+    let mut columns: Vec<(&str, &str, f64)> = vec![
+        ("makespan h", "makespanMs", 3_600_000.0),
+        ("mean wait s", "meanWaitMs", 1000.0),
+        ("energy kWh", "energyJ", 3_600_000.0),
+        ("completed", "tasksCompleted", 1.0),
+        ("deadline misses", "deadlineMisses", 1.0),
+    ];
+    if carbon {
+        columns.insert(3, ("carbon kg", "carbonG", 1000.0));
+        columns.insert(4, ("dyn. carbon kg", "dynamicCarbonG", 1000.0));
+    }
+    let seeds = match r.seeds.as_slice() {
+        [one] => format!("seed {one}"),
+        s => format!(
+            "seeds {}-{} (mean [min, max])",
+            s.first().copied().unwrap_or(0),
+            s.last().copied().unwrap_or(0)
+        ),
+    };
+    let parameter = if r.parameter.is_empty() {
+        "policy".to_string()
+    } else {
+        r.parameter.clone()
+    };
+    let mut rows = vec![std::iter::once(parameter)
+        .chain(columns.iter().map(|c| c.0.to_string()))
+        .collect::<Vec<_>>()];
+    for p in &r.points {
+        let mut row = vec![if p.value.is_null() {
+            "as given".to_string()
+        } else {
+            p.value.to_string()
+        }];
+        for (_, key, scale) in &columns {
+            row.push(match p.summary.get(*key) {
+                Some(Value::Object(s)) => {
+                    let f = |k: &str| s.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN) / scale;
+                    let (mean, min, max) = (f("mean"), f("min"), f("max"));
+                    if min == max {
+                        fmt(mean)
+                    } else {
+                        format!("{} [{}, {}]", fmt(mean), fmt(min), fmt(max))
+                    }
+                }
+                _ => "-".to_string(),
+            });
+        }
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = format!("{label}, {seeds}\n");
+    for (i, row) in rows.iter().enumerate() {
+        let cells: Vec<String> = row
+            .iter()
+            .enumerate()
+            .map(|(c, v)| {
+                if c == 0 {
+                    format!("{v:<w$}", w = widths[c])
+                } else {
+                    format!("{v:>w$}", w = widths[c])
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "  {}", cells.join("  "));
+        if i == 0 {
+            let _ = writeln!(
+                out,
+                "  {}",
+                "-".repeat(widths.iter().sum::<usize>() + 2 * (widths.len() - 1))
+            );
+        }
+    }
+    out.trim_end().to_string()
+}
+
+/// A figure with at most 4 significant decimals, no trailing zeros.
+fn fmt(x: f64) -> String {
+    if !x.is_finite() {
+        return "-".into();
+    }
+    let s = if x.abs() >= 100.0 {
+        format!("{x:.1}")
+    } else {
+        format!("{x:.3}")
+    };
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    s.to_string()
+}

@@ -1,0 +1,322 @@
+//! Parameter sweeps: one policy setting given several values, each run under several seeds, and
+//! the metrics of every run with their mean, minimum and maximum per value. This is how a
+//! researcher sees how sensitive a result is to an allocation ratio, a multiplier, `subsetSize`
+//! or a time-shifting threshold, and how much of a difference is only the seed.
+//!
+//! The setting is named by a JSON Pointer (RFC 6901) into the policy's explicit form (what
+//! `expand` prints), so a prefab's settings can be swept too: `/filters/1/allocationRatio`,
+//! `/weighers/0/multiplier`, `/subsetSize`, `/shortForecastThreshold`. Each value is written
+//! into the explicit form, which is then read as any policy is, so a value the policy language
+//! refuses is an error naming the value and the reason. With no setting, the sweep repeats the
+//! policy under the seeds alone.
+
+use crate::diag::Diagnostic;
+use crate::policy::{expand, policy_from_text, Policy};
+use crate::sim::result::Metrics;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Most runs one sweep may make (values x seeds).
+pub const MAX_RUNS: usize = 1000;
+
+/// What a sweep varies.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct SweepSpec {
+    /// A JSON Pointer into the policy's explicit form; empty: the policy as it is.
+    pub parameter: String,
+    /// The values the setting takes, in order (ignored without a parameter).
+    pub values: Vec<Value>,
+    /// How many seeds each value runs under: the run's seed and the ones after it (default 1).
+    pub seeds: Option<u32>,
+}
+
+/// One value of the swept setting and what its runs gave.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SweepPoint {
+    /// The setting's value (`null` without a parameter).
+    pub value: Value,
+    /// The policy run, in its explicit form.
+    pub policy: Value,
+    /// The metrics of each seed's run, in seed order.
+    pub runs: Vec<Metrics>,
+    /// Mean, minimum and maximum over the seeds of every numeric metric, by its name in
+    /// [`Metrics`]' JSON (a metric that is `null` in some run is summarised over the others).
+    pub summary: Map<String, Value>,
+}
+
+/// A finished sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SweepReport {
+    pub parameter: String,
+    pub seeds: Vec<u64>,
+    pub points: Vec<SweepPoint>,
+}
+
+/// The policies of a sweep: each value with the policy that has it, checked before anything
+/// runs. `first_seed` is the run's seed; the seeds are it and the ones after it.
+pub fn plan(
+    policy: &Policy,
+    spec: &SweepSpec,
+    first_seed: u64,
+) -> Result<(Vec<(Value, Policy)>, Vec<u64>), Vec<Diagnostic>> {
+    let seeds = spec.seeds.unwrap_or(1);
+    if seeds == 0 {
+        return Err(vec![Diagnostic::error(
+            "seeds",
+            "`seeds` must be at least 1",
+        )]);
+    }
+    let seeds: Vec<u64> = (0..u64::from(seeds))
+        .map(|k| first_seed.wrapping_add(k))
+        .collect();
+    let explicit = expand::to_json(policy);
+    if spec.parameter.is_empty() {
+        return check_size(1, seeds.len()).map(|()| (vec![(Value::Null, policy.clone())], seeds));
+    }
+    if spec.values.is_empty() {
+        return Err(vec![Diagnostic::error(
+            "values",
+            "a sweep of a parameter needs at least one value",
+        )]);
+    }
+    check_size(spec.values.len(), seeds.len())?;
+    if explicit.pointer(&spec.parameter).is_none() {
+        return Err(vec![Diagnostic::error(
+            "parameter",
+            format!(
+                "`{}` names nothing in the policy's explicit form; its settings are {}",
+                spec.parameter,
+                settings(&explicit)
+                    .iter()
+                    .map(|(p, _)| format!("`{p}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )]);
+    }
+    let mut points = Vec::with_capacity(spec.values.len());
+    let mut errors = Vec::new();
+    for (i, value) in spec.values.iter().enumerate() {
+        let mut edited = explicit.clone();
+        if let Some(slot) = edited.pointer_mut(&spec.parameter) {
+            *slot = value.clone();
+        }
+        match policy_from_text(&edited.to_string()) {
+            Ok((p, _)) => points.push((value.clone(), p)),
+            Err(ds) => errors.extend(ds.into_iter().filter(|d| d.is_error()).map(|d| {
+                Diagnostic::error(
+                    format!("values[{i}]"),
+                    format!("{} = {value}: {}", spec.parameter, d.message),
+                )
+            })),
+        }
+    }
+    if errors.is_empty() {
+        Ok((points, seeds))
+    } else {
+        Err(errors)
+    }
+}
+
+fn check_size(values: usize, seeds: usize) -> Result<(), Vec<Diagnostic>> {
+    if values.saturating_mul(seeds) > MAX_RUNS {
+        return Err(vec![Diagnostic::error(
+            "",
+            format!(
+                "{values} values x {seeds} seeds is {} runs; a sweep makes at most {MAX_RUNS}",
+                values.saturating_mul(seeds)
+            ),
+        )]);
+    }
+    Ok(())
+}
+
+/// Every setting of an explicit policy that a sweep can vary (numbers and booleans), as JSON
+/// Pointers with their current values, in document order.
+pub fn settings(explicit: &Value) -> Vec<(String, Value)> {
+    fn walk(v: &Value, at: String, out: &mut Vec<(String, Value)>) {
+        match v {
+            Value::Number(_) | Value::Bool(_) => out.push((at, v.clone())),
+            Value::Object(m) => {
+                for (k, x) in m {
+                    walk(
+                        x,
+                        format!("{at}/{}", k.replace('~', "~0").replace('/', "~1")),
+                        out,
+                    );
+                }
+            }
+            Value::Array(a) => {
+                for (k, x) in a.iter().enumerate() {
+                    walk(x, format!("{at}/{k}"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut out = Vec::new();
+    walk(explicit, String::new(), &mut out);
+    out
+}
+
+/// Runs a planned sweep: `run(policy, seed)` gives one run's metrics; `progress(done, total)`
+/// is called after each run.
+pub fn run(
+    parameter: &str,
+    points: Vec<(Value, Policy)>,
+    seeds: Vec<u64>,
+    mut run: impl FnMut(&Policy, u64) -> Metrics,
+    progress: &mut dyn FnMut(usize, usize),
+) -> SweepReport {
+    let total = points.len() * seeds.len();
+    let mut done = 0;
+    let points = points
+        .into_iter()
+        .map(|(value, policy)| {
+            let runs: Vec<Metrics> = seeds
+                .iter()
+                .map(|&seed| {
+                    let m = run(&policy, seed);
+                    done += 1;
+                    progress(done, total);
+                    m
+                })
+                .collect();
+            SweepPoint {
+                value,
+                policy: expand::to_json(&policy),
+                summary: summary(&runs),
+                runs,
+            }
+        })
+        .collect();
+    SweepReport {
+        parameter: parameter.to_string(),
+        seeds,
+        points,
+    }
+}
+
+/// Mean, minimum and maximum of every numeric metric over the runs (sums in run order).
+fn summary(runs: &[Metrics]) -> Map<String, Value> {
+    let rows: Vec<Map<String, Value>> = runs
+        .iter()
+        .filter_map(|m| match serde_json::to_value(m) {
+            Ok(Value::Object(o)) => Some(o),
+            _ => None,
+        })
+        .collect();
+    let mut out = Map::new();
+    let Some(first) = rows.first() else {
+        return out;
+    };
+    for key in first.keys() {
+        let xs: Vec<f64> = rows
+            .iter()
+            .filter_map(|r| r.get(key).and_then(Value::as_f64))
+            .collect();
+        if xs.is_empty() {
+            out.insert(key.clone(), Value::Null);
+            continue;
+        }
+        let mean = xs.iter().sum::<f64>() / xs.len() as f64;
+        let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+        let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        out.insert(
+            key.clone(),
+            serde_json::json!({"mean": mean, "min": min, "max": max, "runs": xs.len()}),
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn policy(text: &str) -> Policy {
+        policy_from_text(text).expect("a valid policy").0
+    }
+
+    #[test]
+    fn a_prefab_setting_is_swept_through_the_explicit_form() {
+        let p = policy(r#"{"type": "prefab", "policyName": "Mem"}"#);
+        let explicit = expand::to_json(&p);
+        let names: Vec<String> = settings(&explicit).into_iter().map(|(k, _)| k).collect();
+        assert!(names.contains(&"/subsetSize".to_string()), "{names:?}");
+        let spec = SweepSpec {
+            parameter: "/subsetSize".into(),
+            values: vec![1.into(), 3.into()],
+            seeds: Some(2),
+        };
+        let (points, seeds) = plan(&p, &spec, 7).expect("a plan");
+        assert_eq!(seeds, vec![7, 8]);
+        assert_eq!(points.len(), 2);
+        assert_eq!(points[1].1.subset_size, 3);
+        assert_eq!(points[0].1.subset_size, 1);
+    }
+
+    #[test]
+    fn bad_sweeps_are_errors_that_say_why() {
+        let p = policy(r#"{"type": "prefab", "policyName": "Mem"}"#);
+        let e = |spec: SweepSpec| plan(&p, &spec, 0).expect_err("refused")[0].message.clone();
+        let m = e(SweepSpec {
+            parameter: "/filters/9/allocationRatio".into(),
+            values: vec![1.into()],
+            seeds: None,
+        });
+        assert!(
+            m.contains("names nothing") && m.contains("`/subsetSize`"),
+            "{m}"
+        );
+        let m = e(SweepSpec {
+            parameter: "/subsetSize".into(),
+            values: vec![0.into()],
+            seeds: None,
+        });
+        assert!(m.starts_with("/subsetSize = 0: "), "{m}");
+        let m = e(SweepSpec {
+            parameter: "/subsetSize".into(),
+            values: vec![],
+            seeds: None,
+        });
+        assert!(m.contains("at least one value"), "{m}");
+        let m = e(SweepSpec {
+            parameter: String::new(),
+            values: vec![],
+            seeds: Some(0),
+        });
+        assert!(m.contains("at least 1"), "{m}");
+        let m = e(SweepSpec {
+            parameter: "/subsetSize".into(),
+            values: (1..=11).map(Value::from).collect(),
+            seeds: Some(100),
+        });
+        assert!(m.contains("1100 runs"), "{m}");
+    }
+
+    #[test]
+    fn the_summary_is_the_mean_minimum_and_maximum_over_the_seeds() {
+        let mut runs = Vec::new();
+        for (makespan, carbon) in [(10, Some(1.0)), (20, None), (60, Some(4.0))] {
+            runs.push(Metrics {
+                makespan_ms: makespan,
+                carbon_g: carbon,
+                ..Metrics::default()
+            });
+        }
+        let s = summary(&runs);
+        assert_eq!(
+            s["makespanMs"],
+            serde_json::json!({"mean": 30.0, "min": 10.0, "max": 60.0, "runs": 3})
+        );
+        assert_eq!(
+            s["carbonG"],
+            serde_json::json!({"mean": 2.5, "min": 1.0, "max": 4.0, "runs": 2})
+        );
+        assert_eq!(s["dynamicCarbonG"], Value::Null);
+    }
+}
