@@ -193,6 +193,50 @@ pub fn run_with_progress(
     })
 }
 
+/// See [`handles::Session::sweep`]: `spec_json` is `{"parameter", "values", "seeds"}`; the
+/// other arguments are [`run`]'s. Metrics only: no run is kept.
+#[wasm_bindgen]
+pub fn sweep(handles_json: &str, policy_text: &str, options_json: &str, spec_json: &str) -> String {
+    with_session(|s| {
+        s.sweep_json_str(
+            handles_json,
+            policy_text,
+            options_json,
+            spec_json,
+            &mut |_, _| {},
+        )
+    })
+}
+
+/// [`sweep`], calling `progress(fraction)` (the fraction of its runs done) after each run.
+#[wasm_bindgen(js_name = sweepWithProgress)]
+pub fn sweep_with_progress(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+    progress: &js_sys::Function,
+) -> String {
+    with_session(|s| {
+        s.sweep_json_str(
+            handles_json,
+            policy_text,
+            options_json,
+            spec_json,
+            &mut |done, total| {
+                let f = done as f64 / total.max(1) as f64;
+                let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(f));
+            },
+        )
+    })
+}
+
+/// See [`api::sweep_settings`].
+#[wasm_bindgen(js_name = sweepSettings)]
+pub fn sweep_settings(policy_text: &str) -> String {
+    api::sweep_settings_json_str(policy_text)
+}
+
 /// See [`handles::Session::queue_at`]: the queue of a finished run just after `time_ms`
 /// (simulation ms; a JavaScript number, whole).
 #[wasm_bindgen(js_name = queueAt)]

@@ -64,8 +64,14 @@ fn the_cli_sweep_of_a_multiplier_gives_the_runs_of_those_policies() {
     // unit in the last place off without its float_roundtrip feature; the same text reads the
     // same).
     let as_read = |v: Value| serde_json::from_str::<Value>(&v.to_string()).expect("JSON");
-    let meminv = as_read(metrics_with(json!({"type": "prefab", "policyName": "MemInv"}), 0));
-    let mem = as_read(metrics_with(json!({"type": "prefab", "policyName": "Mem"}), 0));
+    let meminv = as_read(metrics_with(
+        json!({"type": "prefab", "policyName": "MemInv"}),
+        0,
+    ));
+    let mem = as_read(metrics_with(
+        json!({"type": "prefab", "policyName": "Mem"}),
+        0,
+    ));
     assert_eq!(points[0]["runs"][0], meminv);
     assert_eq!(points[1]["runs"][0], mem);
     assert_ne!(

@@ -11,6 +11,7 @@ import { renderExplanation, createTaskList } from './explain.js';
 import { renderMetrics } from './metrics.js';
 import { createCompare } from './compare.js';
 import { createGallery } from './gallery.js';
+import { createSweepPanel } from './sweep.js';
 import { encodeShare, decodeShare, saveLocal, loadLocal } from './share.js';
 import { zip } from './zip.js';
 
@@ -400,6 +401,10 @@ async function start() {
     sample: 'teaching', policy: lesson.a, policyB: lesson.b, options: { seed: 0, quantumMs: 1000, hostCounts: lesson.hostCounts },
   }, lesson));
   createExports($('exports'));
+  const sweep = createSweepPanel($('sweep-panel'), {
+    engine: sim, lint, getPolicy: () => state.policy, getInputs: () => state.inputs, getOptions: runOptions,
+  });
+  on('results', () => sweep.refresh());
   $('cancel').addEventListener('click', () => sim.cancel());
   $('share').addEventListener('click', share);
   window.addEventListener('hashchange', async () => {

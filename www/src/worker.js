@@ -1,5 +1,6 @@
 // The Web Worker that owns the wasm module. Protocol: the page posts {id, fn, args}; the worker
-// answers {id, answer} (the export's JSON text), {id, progress} while runWithProgress runs, and
+// answers {id, answer} (the export's JSON text), {id, progress} while an export named
+// *WithProgress (runWithProgress, sweepWithProgress) runs, and
 // {id, answer, trapped: true} when the call trapped (a Rust panic aborts the instance): the
 // answer is then a failure carrying lastPanic(), and the page replaces this worker.
 import init, * as wasm from '../pkg/policy_playground.js';
@@ -32,7 +33,7 @@ self.onmessage = async ({ data: { id, fn, args } }) => {
   }
   try {
     const started = performance.now();
-    const answer = fn === 'runWithProgress'
+    const answer = fn.endsWith('WithProgress')
       ? f(...args, (fraction) => postMessage({ id, progress: fraction }))
       : f(...args);
     postMessage({ id, answer, ms: performance.now() - started });

@@ -118,6 +118,22 @@ pub fn expand(text: &str) -> Answer<Value> {
     })
 }
 
+/// The settings of a policy that a sweep can vary: `[{"pointer", "value"}]`, JSON Pointers into
+/// its explicit form with their current values ([`crate::sweep::settings`]).
+pub fn sweep_settings(text: &str) -> Answer<Value> {
+    guard(|| match policy::policy_from_text(text) {
+        Err(errors) => Answer::Failure { errors },
+        Ok((p, _)) => Answer::Success {
+            value: Value::Array(
+                crate::sweep::settings(&expand::to_json(&p))
+                    .into_iter()
+                    .map(|(pointer, value)| json!({"pointer": pointer, "value": value}))
+                    .collect(),
+            ),
+        },
+    })
+}
+
 /// Every prefab: its name, what it does, and its explicit form.
 pub fn prefabs() -> Answer<Value> {
     guard(|| {
@@ -230,6 +246,11 @@ pub fn default_policy_json_str() -> String {
 /// [`policy_schema`] as JSON text.
 pub fn policy_schema_json_str() -> String {
     policy_schema().to_json_string()
+}
+
+/// [`sweep_settings`] as JSON text.
+pub fn sweep_settings_json_str(text: &str) -> String {
+    sweep_settings(text).to_json_string()
 }
 
 /// [`decide`] as JSON text.

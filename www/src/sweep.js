@@ -1,0 +1,200 @@
+// The sweep view: one setting of policy A over several values, each run under several seeds, on
+// the current inputs and options (the wasm's sweepWithProgress: metrics only, no run kept), then
+// a chart of one metric (the mean over the seeds, with its range) and a table. The settings come
+// from the wasm's sweepSettings (JSON Pointers into the policy's explicit form); a value the
+// policy language refuses comes back as an error naming it. A sweep runs only when asked.
+import { h, diagText } from './state.js';
+import { ROWS } from './metrics.js';
+
+// The metrics a sweep can chart: [key, label, scale from the metrics' unit, unit].
+const METRICS = [
+  ['energyJ', 'energy', 1 / 3.6e6, 'kWh'],
+  ['dynamicEnergyJ', 'dynamic energy', 1 / 3.6e6, 'kWh'],
+  ['carbonG', 'carbon', 1 / 1000, 'kg'],
+  ['dynamicCarbonG', 'dynamic carbon', 1 / 1000, 'kg'],
+  ['makespanMs', 'makespan', 1 / 3.6e6, 'h'],
+  ['meanWaitMs', 'mean wait', 1 / 1000, 's'],
+  ['p95WaitMs', 'p95 wait', 1 / 1000, 's'],
+  ['deadlineMisses', 'deadline misses', 1, ''],
+  ['deferralMs', 'deferral', 1 / 3.6e6, 'h'],
+  ['meanUtilization', 'mean utilisation', 100, '%'],
+  ['tasksCompleted', 'tasks completed', 1, ''],
+  ['tasksTerminated', 'tasks terminated', 1, ''],
+];
+
+/** Values to start from for a setting now at `v`: both booleans, or a spread around a number. */
+export function suggestValues(v) {
+  if (typeof v === 'boolean') return 'false, true';
+  if (typeof v !== 'number') return '';
+  if (Number.isInteger(v)) return [...new Set([v, v + 1, v + 2, v * 2, v * 4].filter((x) => x >= 0))].join(', ');
+  if (v === 0) return '0, 0.5, 1, 2';
+  return [v / 2, v, v * 1.5, v * 2].map((x) => +x.toPrecision(4)).join(', ');
+}
+
+/** Reads "1, 2.5, true" as JSON values; an item that is not one is an error naming it. */
+export function parseValues(text) {
+  const items = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const values = [];
+  for (const item of items) {
+    let v;
+    try { v = JSON.parse(item); } catch { v = undefined; }
+    if (typeof v !== 'number' && typeof v !== 'boolean') return { error: `\`${item}\` is not a number, true or false` };
+    values.push(v);
+  }
+  if (!values.length) return { error: 'give at least one value, separated by commas' };
+  return { values };
+}
+
+export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOptions }) {
+  const setting = h('select', { id: 'sweep-parameter', 'data-testid': 'sweep-parameter' });
+  const values = h('input', { id: 'sweep-values', 'data-testid': 'sweep-values', size: 28 });
+  const seeds = h('input', { id: 'sweep-seeds', 'data-testid': 'sweep-seeds', type: 'number', min: '1', max: '100', step: '1', value: '5' });
+  const metric = h('select', { id: 'sweep-metric', 'data-testid': 'sweep-metric' },
+    ...METRICS.map(([k, label, , unit]) => h('option', { value: k }, unit ? `${label} (${unit})` : label)));
+  const runButton = h('button', { type: 'button', 'data-testid': 'sweep-run' }, 'Run the sweep');
+  const stop = h('button', { type: 'button', 'data-testid': 'sweep-stop', disabled: true }, 'Stop');
+  const bar = h('progress', { max: '1', value: '0', 'data-testid': 'sweep-progress', 'aria-label': 'sweep progress', hidden: true });
+  const status = h('p', { class: 'note', 'data-testid': 'sweep-status', 'aria-live': 'polite' });
+  const canvas = h('canvas', { class: 'sweep-chart', 'data-testid': 'sweep-chart', role: 'img', 'aria-label': 'sweep chart', width: 640, height: 240 });
+  const table = h('div', { class: 'sweep-table', 'data-testid': 'sweep-table' });
+  let report = null, sweptPolicy = null, settings = [];
+
+  el.append(
+    h('h2', { id: 'sweep-title' }, 'Sweep a setting'),
+    h('p', { class: 'note' }, 'Runs policy A with one setting at several values, each under several seeds (from the scenario’s seed on), on the inputs above: how sensitive a figure is, and how much of a difference is only the seed.'),
+    h('div', { class: 'row' }, h('label', { for: 'sweep-parameter' }, 'Setting '), setting),
+    h('div', { class: 'row' }, h('label', { for: 'sweep-values' }, 'Values '), values,
+      h('label', { for: 'sweep-seeds' }, ' seeds '), seeds),
+    h('div', { class: 'row' }, runButton, stop, bar),
+    status,
+    h('div', { class: 'row' }, h('label', { for: 'sweep-metric' }, 'Chart '), metric),
+    canvas, table);
+
+  /** Fills the setting picker from policy A's current text (kept when the setting remains). */
+  async function refresh() {
+    const answer = await lint.call('sweepSettings', getPolicy());
+    if (answer.type !== 'success') return; // the editor shows the policy's errors
+    const before = setting.value;
+    settings = answer.value;
+    setting.replaceChildren(h('option', { value: '' }, '(none: the seeds alone)'),
+      ...settings.map((s) => h('option', { value: s.pointer }, `${s.pointer} (now ${JSON.stringify(s.value)})`)));
+    if (settings.some((s) => s.pointer === before)) setting.value = before;
+    markStale();
+  }
+  setting.addEventListener('change', () => {
+    const s = settings.find((x) => x.pointer === setting.value);
+    values.value = s ? suggestValues(s.value) : '';
+    values.disabled = !s;
+  });
+
+  function markStale() {
+    el.classList.toggle('stale', report != null && sweptPolicy !== getPolicy());
+  }
+
+  async function run() {
+    const parameter = setting.value;
+    let list = [];
+    if (parameter) {
+      const parsed = parseValues(values.value);
+      if (parsed.error) { status.textContent = parsed.error; status.classList.add('error'); return; }
+      list = parsed.values;
+    }
+    const n = Number(seeds.value);
+    if (!Number.isSafeInteger(n) || n < 1) { status.textContent = 'seeds: a whole number, 1 or more'; status.classList.add('error'); return; }
+    const inputs = getInputs();
+    if (!inputs.topology || !inputs.workload) { status.textContent = 'load a topology and a workload first'; status.classList.add('error'); return; }
+    const policy = getPolicy();
+    status.classList.remove('error');
+    status.textContent = `running ${Math.max(1, list.length) * n} runs…`;
+    runButton.disabled = true; stop.disabled = false; bar.hidden = false; bar.value = 0;
+    const started = performance.now();
+    const answer = await engine.sweep(inputs, policy, getOptions(), { parameter, values: list, seeds: n }, (f) => { bar.value = f; });
+    runButton.disabled = false; stop.disabled = true; bar.hidden = true;
+    if (answer.cancelled) { status.textContent = 'stopped; the engine restarted and your inputs were loaded again'; return; }
+    if (answer.type !== 'success') {
+      status.textContent = answer.errors.map(diagText).join('; ');
+      status.classList.add('error');
+      return;
+    }
+    report = answer.value;
+    sweptPolicy = policy;
+    markStale();
+    const runs = report.points.length * report.seeds.length;
+    status.textContent = `${runs} runs in ${Math.round(performance.now() - started)} ms, seeds ${report.seeds[0]}–${report.seeds[report.seeds.length - 1]}`;
+    status.dataset.runs = String(runs);
+    draw();
+  }
+  runButton.addEventListener('click', run);
+  stop.addEventListener('click', () => engine.cancel());
+  metric.addEventListener('change', () => draw());
+
+  function draw() {
+    if (!report) return;
+    const [key, label, scale, unit] = METRICS.find((m) => m[0] === metric.value) || METRICS[0];
+    const stats = report.points.map((p) => p.summary[key]);
+    const fmt = (x) => (x == null ? '—' : (+(x * scale).toPrecision(5)).toLocaleString('en-US'));
+    const valueLabel = (p) => (p.value === null ? 'as given' : JSON.stringify(p.value));
+    // The table: every metric of the metrics panel, mean [min, max] over the seeds.
+    const rows = ROWS.filter(([k]) => METRICS.some((m) => m[0] === k));
+    table.replaceChildren(h('table', {},
+      h('thead', {}, h('tr', {}, h('th', {}, report.parameter || 'policy'), ...rows.map(([, l, , , u]) => h('th', {}, `${l.trim()}${u ? ` (${u})` : ''}`)))),
+      h('tbody', {}, ...report.points.map((p, i) => h('tr', { 'data-testid': `sweep-row-${i}` }, h('th', {}, valueLabel(p)),
+        ...rows.map(([k]) => {
+          const s = p.summary[k];
+          const sc = (METRICS.find((m) => m[0] === k) || [])[2] ?? 1;
+          const f = (x) => (x == null ? '—' : (+(x * sc).toPrecision(5)).toLocaleString('en-US'));
+          return h('td', { class: 'num', 'data-key': k, 'data-value': s ? String(s.mean) : '' },
+            !s ? '—' : s.min === s.max ? f(s.mean) : `${f(s.mean)} [${f(s.min)}, ${f(s.max)}]`);
+        }))))));
+    // The chart: the mean at each value, joined, with the range over the seeds as a whisker.
+    const dpr = window.devicePixelRatio || 1;
+    const width = Math.max(320, canvas.parentElement?.clientWidth || 640);
+    const height = 240;
+    canvas.width = width * dpr; canvas.height = height * dpr;
+    canvas.style.width = `${width}px`; canvas.style.height = `${height}px`;
+    const g = canvas.getContext('2d');
+    g.setTransform(dpr, 0, 0, dpr, 0, 0);
+    g.clearRect(0, 0, width, height);
+    g.font = '12px system-ui, sans-serif';
+    g.fillStyle = '#1b1b1b';
+    const present = stats.filter(Boolean);
+    if (!present.length) { g.fillText(`no ${label} in these runs`, 12, 24); return; }
+    let lo = Math.min(...present.map((s) => s.min * scale)), hi = Math.max(...present.map((s) => s.max * scale));
+    if (lo === hi) { lo -= Math.abs(lo) * 0.05 || 1; hi += Math.abs(hi) * 0.05 || 1; }
+    const pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
+    const left = 64, right = 16, top = 16, bottom = 40, inset = 28; // inset: room for the end markers
+    const span = width - left - right - 2 * inset;
+    const x = (i) => left + inset + (stats.length === 1 ? span / 2 : (i * span) / (stats.length - 1));
+    const y = (v) => top + ((hi - v) * (height - top - bottom)) / (hi - lo);
+    g.strokeStyle = '#d0d0d0';
+    g.textAlign = 'right'; g.textBaseline = 'middle';
+    for (let k = 0; k <= 4; k++) {
+      const v = lo + ((hi - lo) * k) / 4;
+      g.beginPath(); g.moveTo(left, y(v)); g.lineTo(width - right, y(v)); g.stroke();
+      g.fillText(+v.toPrecision(4) + '', left - 6, y(v));
+    }
+    g.textAlign = 'center'; g.textBaseline = 'top';
+    report.points.forEach((p, i) => g.fillText(valueLabel(p), x(i), height - bottom + 6));
+    g.fillText(report.parameter || 'policy', left + (width - left - right) / 2, height - 16);
+    g.save(); g.translate(12, top + (height - top - bottom) / 2); g.rotate(-Math.PI / 2);
+    g.fillText(unit ? `${label} (${unit})` : label, 0, -6); g.restore();
+    g.strokeStyle = '#0072B2'; g.fillStyle = '#0072B2'; g.lineWidth = 2;
+    g.beginPath();
+    stats.forEach((s, i) => { if (s) (i && stats[i - 1] ? g.lineTo : g.moveTo).call(g, x(i), y(s.mean * scale)); });
+    g.stroke();
+    g.lineWidth = 1.5;
+    stats.forEach((s, i) => {
+      if (!s) return;
+      if (s.min !== s.max) {
+        g.beginPath(); g.moveTo(x(i), y(s.min * scale)); g.lineTo(x(i), y(s.max * scale));
+        g.moveTo(x(i) - 5, y(s.min * scale)); g.lineTo(x(i) + 5, y(s.min * scale));
+        g.moveTo(x(i) - 5, y(s.max * scale)); g.lineTo(x(i) + 5, y(s.max * scale));
+        g.stroke();
+      }
+      g.beginPath(); g.arc(x(i), y(s.mean * scale), 4, 0, 2 * Math.PI); g.fill();
+    });
+    canvas.setAttribute('aria-label', `${label} by ${report.parameter || 'policy'}: ${report.points.map((p, i) => `${valueLabel(p)}: ${fmt(stats[i]?.mean)}`).join(', ')}`);
+  }
+
+  return { refresh, markStale };
+}
