@@ -217,16 +217,18 @@ pub fn sweep_with_progress(
     spec_json: &str,
     progress: &js_sys::Function,
 ) -> String {
+    let mut report = |done: usize, total: usize| {
+        let fraction = done as f64 / total.max(1) as f64;
+        // A callback that throws is the page's bug; the sweep goes on.
+        let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
+    };
     with_session(|s| {
         s.sweep_json_str(
             handles_json,
             policy_text,
             options_json,
             spec_json,
-            &mut |done, total| {
-                let f = done as f64 / total.max(1) as f64;
-                let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(f));
-            },
+            &mut report,
         )
     })
 }

@@ -14,6 +14,14 @@ const TEACHING: &str = concat!(
     "/../www/samples/teaching/scenario.json"
 );
 
+/// The value of a successful answer.
+fn value<T>(answer: Answer<T>) -> T {
+    match answer {
+        Answer::Success { value } => value,
+        Answer::Failure { errors } => panic!("{errors:?}"),
+    }
+}
+
 fn cli(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(BIN)
         .args(args)
@@ -34,10 +42,7 @@ fn metrics_with(policy: Value, seed: u64) -> Value {
             .expect("JSON");
     scenario["policy"] = policy;
     scenario["seed"] = seed.into();
-    match api::simulate(&scenario.to_string()) {
-        Answer::Success { value } => serde_json::to_value(value.metrics).expect("metrics"),
-        Answer::Failure { errors } => panic!("{errors:?}"),
-    }
+    serde_json::to_value(value(api::simulate(&scenario.to_string())).metrics).expect("metrics")
 }
 
 /// The teaching sample's policy is Mem (Ram weigher, multiplier 1, no Compute filter). With the
@@ -127,10 +132,7 @@ fn the_cli_refuses_a_bad_sweep_naming_the_value() {
 #[test]
 fn an_api_sweep_over_seeds_is_the_runs_under_each_seed() {
     let mut s = Session::new();
-    let loaded = match s.load_scenario(&std::fs::read_to_string(TEACHING).expect("the sample")) {
-        Answer::Success { value } => value,
-        Answer::Failure { errors } => panic!("{errors:?}"),
-    };
+    let loaded = value(s.load_scenario(&std::fs::read_to_string(TEACHING).expect("the sample")));
     let handles = json!({
         "topology": loaded["topology"]["handle"], "workload": loaded["workload"]["handle"],
         "carbon": loaded["carbon"]["handle"],
@@ -143,10 +145,7 @@ fn an_api_sweep_over_seeds_is_the_runs_under_each_seed() {
             .expect("a sweep");
     // The typed answer: JSON text parsed back by serde_json (without its float_roundtrip
     // feature) can be a unit in the last place off, so figures are compared as written.
-    let report = match s.sweep(&h, mem, &o, &spec, &mut |_, _| {}) {
-        Answer::Success { value } => value,
-        Answer::Failure { errors } => panic!("{errors:?}"),
-    };
+    let report = value(s.sweep(&h, mem, &o, &spec, &mut |_, _| {}));
     assert_eq!(report.seeds, vec![5, 6, 7, 8]);
     let point = &report.points[0];
     let subset3 = r#"{"type": "filter", "filters": [{"type": "VCpu"}, {"type": "Ram"}],
@@ -155,10 +154,7 @@ fn an_api_sweep_over_seeds_is_the_runs_under_each_seed() {
     for (k, seed) in (5..9).enumerate() {
         let (h, o) =
             parse_request(&handles, &json!({ "seed": seed }).to_string()).expect("request");
-        let run = match s.run(&h, subset3, &o) {
-            Answer::Success { value } => value,
-            Answer::Failure { errors } => panic!("{errors:?}"),
-        };
+        let run = value(s.run(&h, subset3, &o));
         let metrics = &run["result"]["metrics"];
         assert_eq!(
             serde_json::to_string(&point.runs[k]).expect("text"),

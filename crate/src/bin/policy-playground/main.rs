@@ -60,6 +60,7 @@ enum Command {
 }
 
 mod bench;
+mod inputs;
 mod simulate;
 mod sweep;
 

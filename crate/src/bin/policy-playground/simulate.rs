@@ -1,11 +1,10 @@
 //! `policy-playground simulate`: a scenario file, an OpenDC experiment, or separate files, run
 //! and summarised (or printed as JSON).
 
+use super::inputs::{load_error, load_inputs, InputArgs, Loaded};
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use policy_playground::diag::Diagnostic;
-use policy_playground::experiment::{self, Disk, LoadError};
-use policy_playground::model::{CarbonTrace, Topology, Workload};
+use policy_playground::experiment::{self, Disk};
 use policy_playground::policy::Policy;
 use policy_playground::scenario;
 use policy_playground::sim::{Options, Scenario, SimResult, Simulation};
@@ -16,24 +15,12 @@ use std::time::{Duration, Instant};
 /// The inputs of `simulate`, as parsed from the command line.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A scenario file: {"topology", "workload", "carbon", "policy", "seed", "quantumMs"}.
-    #[arg(long)]
-    pub scenario: Option<PathBuf>,
+    #[command(flatten)]
+    pub inputs: InputArgs,
     /// An OpenDC experiment file, run as it is.
     #[arg(long)]
     pub experiment: Option<PathBuf>,
-    /// An OpenDC topology JSON (legacy or SDK).
-    #[arg(long)]
-    pub topology: Option<PathBuf>,
-    /// An OpenDC workload folder (tasks.parquet + fragments.parquet), or a JSON or CSV file.
-    #[arg(long)]
-    pub workload: Option<PathBuf>,
-    /// A carbon trace (parquet, CSV or JSON); otherwise the topology's own reference.
-    #[arg(long)]
-    pub carbon: Option<PathBuf>,
-    /// A policy file.
-    #[arg(long)]
-    pub policy: Option<PathBuf>,
+    /// The seed of the run's random draws (default: the scenario's, else 0).
     #[arg(long)]
     pub seed: Option<u64>,
     /// Scheduling quantum in ms (default 1000).
@@ -64,19 +51,6 @@ pub struct Args {
     pub max_instants: Option<u64>,
 }
 
-fn load_error(e: LoadError) -> Exit {
-    match e {
-        LoadError::Invalid(ds) => {
-            print_diagnostics(None, &ds);
-            INVALID
-        }
-        LoadError::Unreadable(ds) => {
-            print_diagnostics(None, &ds);
-            UNREADABLE
-        }
-    }
-}
-
 /// One run to make: borrowed inputs and labels for the summary.
 struct Job<'a> {
     label: String,
@@ -86,9 +60,11 @@ struct Job<'a> {
 /// Runs `simulate`.
 pub fn run(args: Args) -> Result<(), Exit> {
     let forms = [
-        args.scenario.is_some(),
+        args.inputs.scenario.is_some(),
         args.experiment.is_some(),
-        args.topology.is_some() || args.workload.is_some() || args.policy.is_some(),
+        args.inputs.topology.is_some()
+            || args.inputs.workload.is_some()
+            || args.inputs.policy.is_some(),
     ];
     if forms.iter().filter(|&&f| f).count() != 1 {
         eprintln!("simulate: give exactly one of --scenario FILE, --experiment FILE, or --topology FILE --workload PATH --policy FILE");
@@ -127,13 +103,7 @@ pub fn run(args: Args) -> Result<(), Exit> {
         quantum_ms: quantum,
         warnings,
         label,
-    } = load_inputs(
-        args.scenario.as_deref(),
-        args.topology.as_deref(),
-        args.workload.as_deref(),
-        args.carbon.as_deref(),
-        args.policy.as_deref(),
-    )?;
+    } = load_inputs(&args.inputs)?;
     let scenario = Scenario {
         topology: &topology,
         workload: &workload,
@@ -185,84 +155,6 @@ pub fn run(args: Args) -> Result<(), Exit> {
         emit(&args.out, &text)?;
     }
     Ok(())
-}
-
-/// The inputs of one run, read from disk: a scenario file, or separate files.
-pub(super) struct Loaded {
-    pub topology: Topology,
-    pub workload: Workload,
-    pub carbon: Option<CarbonTrace>,
-    pub policy: Policy,
-    pub seed: u64,
-    pub quantum_ms: i64,
-    /// Warnings of every part, each naming its file.
-    pub warnings: Vec<Diagnostic>,
-    /// What ran, for summaries.
-    pub label: String,
-}
-
-/// Reads a scenario file, or a topology, a workload, a policy and optionally a carbon trace
-/// (otherwise the topology's own reference).
-pub(super) fn load_inputs(
-    scenario: Option<&Path>,
-    topology: Option<&Path>,
-    workload: Option<&Path>,
-    carbon: Option<&Path>,
-    policy: Option<&Path>,
-) -> Result<Loaded, Exit> {
-    if let Some(path) = scenario {
-        let text = std::fs::read(path).map_err(|e| {
-            eprintln!("{}: cannot read the file: {e}", path.display());
-            UNREADABLE
-        })?;
-        let text = String::from_utf8(text).map_err(|_| {
-            eprintln!("{}: not UTF-8 text", path.display());
-            INVALID
-        })?;
-        let s = scenario::read(&text).map_err(|ds| {
-            print_diagnostics(Some(path), &ds);
-            INVALID
-        })?;
-        return Ok(Loaded {
-            topology: s.topology,
-            workload: s.workload,
-            carbon: s.carbon,
-            policy: s.policy,
-            seed: s.seed,
-            quantum_ms: s.quantum_ms,
-            warnings: s.warnings,
-            label: path.display().to_string(),
-        });
-    }
-    let (Some(tp), Some(wp), Some(pp)) = (topology, workload, policy) else {
-        eprintln!("--topology, --workload and --policy go together");
-        return Err(UNREADABLE);
-    };
-    let topology = experiment::load_topology(&Disk, tp).map_err(load_error)?;
-    let workload = experiment::load_workload(&Disk, wp).map_err(load_error)?;
-    let (policy, policy_warnings) = experiment::load_policy(&Disk, pp).map_err(load_error)?;
-    let mut warnings: Vec<Diagnostic> = policy_warnings
-        .into_iter()
-        .map(|d| d.in_file(&pp.display().to_string()))
-        .collect();
-    let carbon = match carbon {
-        Some(cp) => Some(experiment::load_carbon(&Disk, cp).map_err(load_error)?),
-        None => {
-            let (carbon, w) = experiment::referenced_carbon(&Disk, &topology, tp);
-            warnings.extend(w);
-            carbon
-        }
-    };
-    Ok(Loaded {
-        label: format!("{} on {}", wp.display(), tp.display()),
-        topology,
-        workload,
-        carbon,
-        policy,
-        seed: 0,
-        quantum_ms: policy_playground::sim::DEFAULT_QUANTUM_MS,
-        warnings,
-    })
 }
 
 pub(super) fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), Exit> {

@@ -2,7 +2,8 @@
 //! seeds ([`policy_playground::sweep`]), printed as a table of means with their ranges, or as
 //! JSON.
 
-use super::simulate::{emit, load_inputs, Loaded};
+use super::inputs::{load_inputs, InputArgs, Loaded};
+use super::simulate::emit;
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use policy_playground::policy::expand;
 use policy_playground::sim::{simulate, Options, Scenario};
@@ -15,21 +16,8 @@ use std::path::PathBuf;
 /// The inputs of `sweep`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// A scenario file: {"topology", "workload", "carbon", "policy", "seed", "quantumMs"}.
-    #[arg(long)]
-    pub scenario: Option<PathBuf>,
-    /// An OpenDC topology JSON (legacy or SDK).
-    #[arg(long)]
-    pub topology: Option<PathBuf>,
-    /// An OpenDC workload folder (tasks.parquet + fragments.parquet), or a JSON or CSV file.
-    #[arg(long)]
-    pub workload: Option<PathBuf>,
-    /// A carbon trace (parquet, CSV or JSON); otherwise the topology's own reference.
-    #[arg(long)]
-    pub carbon: Option<PathBuf>,
-    /// A policy file.
-    #[arg(long)]
-    pub policy: Option<PathBuf>,
+    #[command(flatten)]
+    pub inputs: InputArgs,
     /// The setting to vary: a JSON Pointer into the policy's explicit form (`expand` prints it),
     /// such as /filters/1/allocationRatio or /subsetSize. Without it, only the seeds vary;
     /// `--parameter list` prints the settings.
@@ -57,7 +45,9 @@ pub struct Args {
 
 /// Runs `sweep`.
 pub fn run(args: Args) -> Result<(), Exit> {
-    if args.scenario.is_some() == (args.topology.is_some() || args.policy.is_some()) {
+    if args.inputs.scenario.is_some()
+        == (args.inputs.topology.is_some() || args.inputs.policy.is_some())
+    {
         eprintln!("sweep: give --scenario FILE, or --topology FILE --workload PATH --policy FILE");
         return Err(UNREADABLE);
     }
@@ -70,13 +60,7 @@ pub fn run(args: Args) -> Result<(), Exit> {
         quantum_ms,
         warnings,
         label,
-    } = load_inputs(
-        args.scenario.as_deref(),
-        args.topology.as_deref(),
-        args.workload.as_deref(),
-        args.carbon.as_deref(),
-        args.policy.as_deref(),
-    )?;
+    } = load_inputs(&args.inputs)?;
     if args.parameter.as_deref() == Some("list") {
         let mut text = String::new();
         for (pointer, value) in sweep::settings(&expand::to_json(&policy)) {
