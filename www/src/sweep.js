@@ -45,7 +45,7 @@ export function parseValues(text) {
   return { values };
 }
 
-export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOptions }) {
+export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOptions, lastRunMs }) {
   const setting = h('select', { id: 'sweep-parameter', 'data-testid': 'sweep-parameter' });
   const values = h('input', { id: 'sweep-values', 'data-testid': 'sweep-values', size: 28 });
   const seeds = h('input', { id: 'sweep-seeds', 'data-testid': 'sweep-seeds', type: 'number', min: '1', max: '100', step: '1', value: '5' });
@@ -105,7 +105,11 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     if (!inputs.topology || !inputs.workload) { status.textContent = 'load a topology and a workload first'; status.classList.add('error'); return; }
     const policy = getPolicy();
     status.classList.remove('error');
-    status.textContent = `running ${Math.max(1, list.length) * n} runs…`;
+    // Runs share the worker with the live runs, which wait meanwhile: say how long it may take.
+    const count = Math.max(1, list.length) * n;
+    const each = lastRunMs();
+    const about = each ? ` (about ${each * count < 60000 ? `${Math.ceil((each * count) / 1000)} s` : `${Math.ceil((each * count) / 60000)} min`}; edits run after it)` : '';
+    status.textContent = `running ${count} runs${about}…`;
     runButton.disabled = true; stop.disabled = false; bar.hidden = false; bar.value = 0;
     const started = performance.now();
     const answer = await engine.sweep(inputs, policy, getOptions(), { parameter, values: list, seeds: n }, (f) => { bar.value = f; });
