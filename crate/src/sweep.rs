@@ -32,7 +32,7 @@ pub struct SweepSpec {
 }
 
 /// One value of the swept setting and what its runs gave.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SweepPoint {
     /// The setting's value (`null` without a parameter).
@@ -46,8 +46,8 @@ pub struct SweepPoint {
     pub summary: Map<String, Value>,
 }
 
-/// A finished sweep.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+/// A finished sweep (read back by [`crate::output::csv::sweep`]'s JSON twin).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct SweepReport {
     pub parameter: String,

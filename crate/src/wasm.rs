@@ -233,6 +233,12 @@ pub fn sweep_with_progress(
     })
 }
 
+/// See [`api::sweep_csv`]: the value of a sweep answer (JSON text) as CSV.
+#[wasm_bindgen(js_name = sweepCsv)]
+pub fn sweep_csv(report_json: &str) -> String {
+    api::sweep_csv_json_str(report_json)
+}
+
 /// See [`api::sweep_settings`].
 #[wasm_bindgen(js_name = sweepSettings)]
 pub fn sweep_settings(policy_text: &str) -> String {

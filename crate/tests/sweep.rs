@@ -65,9 +65,8 @@ fn the_cli_sweep_of_a_multiplier_gives_the_runs_of_those_policies() {
     let points = report["points"].as_array().expect("points");
     assert_eq!(points.len(), 2);
     assert_eq!(points[0]["value"], json!(-1));
-    // Both sides through JSON text once, as the CLI's output is (serde_json reads some floats a
-    // unit in the last place off without its float_roundtrip feature; the same text reads the
-    // same).
+    // Both sides through JSON text once, as the CLI's output is (exact with serde_json's
+    // float_roundtrip, and the same text reads the same in any case).
     let as_read = |v: Value| serde_json::from_str::<Value>(&v.to_string()).expect("JSON");
     let meminv = as_read(metrics_with(
         json!({"type": "prefab", "policyName": "MemInv"}),
@@ -143,8 +142,7 @@ fn an_api_sweep_over_seeds_is_the_runs_under_each_seed() {
     let spec: SweepSpec =
         serde_json::from_str(r#"{"parameter": "/subsetSize", "values": [3], "seeds": 4}"#)
             .expect("a sweep");
-    // The typed answer: JSON text parsed back by serde_json (without its float_roundtrip
-    // feature) can be a unit in the last place off, so figures are compared as written.
+    // The typed answer, figures compared as the JSON text each side writes.
     let report = value(s.sweep(&h, mem, &o, &spec, &mut |_, _| {}));
     assert_eq!(report.seeds, vec![5, 6, 7, 8]);
     let point = &report.points[0];
@@ -194,4 +192,49 @@ fn an_api_sweep_over_seeds_is_the_runs_under_each_seed() {
             .starts_with("not a sweep"),
         "{bad}"
     );
+}
+
+/// `sweep --csv` is one row per run, value and seed first, then each metric as the JSON report
+/// writes it; the api's sweepCsv of that report (what the page downloads) is the same text.
+#[test]
+fn a_sweep_as_csv_is_one_row_per_run_with_the_reports_figures() {
+    let args = [
+        "sweep",
+        "--scenario",
+        TEACHING,
+        "--parameter",
+        "/subsetSize",
+        "--values",
+        "1,3",
+        "--seeds",
+        "2",
+    ];
+    let (code, json_text, stderr) = cli(&[&args[..], &["--json"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let (code, csv_text, stderr) = cli(&[&args[..], &["--csv"]].concat());
+    assert_eq!(code, 0, "{stderr}");
+    let report: Value = serde_json::from_str(&json_text).expect("JSON");
+    let lines: Vec<&str> = csv_text.lines().collect();
+    assert_eq!(lines.len(), 1 + 2 * 2, "{csv_text}");
+    let header: Vec<&str> = lines[0].split(',').collect();
+    assert_eq!(&header[..3], &["/subsetSize", "seed", "tasksTotal"]);
+    let energy = header
+        .iter()
+        .position(|&h| h == "energyJ")
+        .expect("an energyJ column");
+    for (r, line) in lines[1..].iter().enumerate() {
+        let cells: Vec<&str> = line.split(',').collect();
+        let (p, k) = (r / 2, r % 2);
+        assert_eq!(cells[0], report["points"][p]["value"].to_string());
+        assert_eq!(cells[1], report["seeds"][k].to_string());
+        assert_eq!(
+            cells[energy],
+            report["points"][p]["runs"][k]["energyJ"].to_string()
+        );
+    }
+    match api::sweep_csv(json_text.trim()) {
+        Answer::Success { value } => assert_eq!(value.trim_end(), csv_text.trim_end()),
+        Answer::Failure { errors } => panic!("{errors:?}"),
+    }
+    assert!(matches!(api::sweep_csv("{}"), Answer::Failure { .. }));
 }

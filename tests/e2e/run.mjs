@@ -380,6 +380,13 @@ test('a sweep of subsetSize over seeds gives the native sweep; a refused value s
   const aria = await page.getAttribute('[data-testid=sweep-chart]', 'aria-label');
   assert.match(aria, /^energy by \/subsetSize: 1: [0-9.,]+, 3: [0-9.,]+$/);
   await shot(page, 'sweep');
+  // Every run as CSV: the bytes of the native `sweep --csv`.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=sweep-csv]')]);
+  const csv = fs.readFileSync(await download.path(), 'utf8');
+  const nativeCsv = execFileSync(BIN, ['sweep', '--scenario', path.join(ROOT, 'www', 'samples', 'teaching', 'scenario.json'),
+    '--parameter', '/subsetSize', '--values', '1,3', '--seeds', '4', '--csv'], { encoding: 'utf8' });
+  assert.equal(csv.trimEnd(), nativeCsv.trimEnd());
+  assert.equal(csv.trimEnd().split('\n').length, 1 + 2 * 4);
   // A value the policy language refuses: the Rust reader's message, naming the value.
   await page.fill('[data-testid=sweep-values]', '2, 0');
   await page.click('[data-testid=sweep-run]');

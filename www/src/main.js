@@ -403,7 +403,7 @@ async function start() {
   createExports($('exports'));
   const sweep = createSweepPanel($('sweep-panel'), {
     engine: sim, lint, getPolicy: () => state.policy, getInputs: () => state.inputs, getOptions: runOptions,
-    lastRunMs: () => state.results[0]?.wasmMs,
+    lastRunMs: () => state.results[0]?.wasmMs, download,
   });
   on('results', () => sweep.refresh());
   $('cancel').addEventListener('click', () => sim.cancel());

@@ -45,7 +45,7 @@ export function parseValues(text) {
   return { values };
 }
 
-export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOptions, lastRunMs }) {
+export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOptions, lastRunMs, download }) {
   const setting = h('select', { id: 'sweep-parameter', 'data-testid': 'sweep-parameter' });
   const values = h('input', { id: 'sweep-values', 'data-testid': 'sweep-values', size: 28 });
   const seeds = h('input', { id: 'sweep-seeds', 'data-testid': 'sweep-seeds', type: 'number', min: '1', max: '100', step: '1', value: '5' });
@@ -55,6 +55,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
   const stop = h('button', { type: 'button', 'data-testid': 'sweep-stop', disabled: true }, 'Stop');
   const bar = h('progress', { max: '1', value: '0', 'data-testid': 'sweep-progress', 'aria-label': 'sweep progress', hidden: true });
   const status = h('p', { class: 'note', 'data-testid': 'sweep-status', 'aria-live': 'polite' });
+  const csv = h('button', { type: 'button', 'data-testid': 'sweep-csv', disabled: true }, 'Download (CSV)');
   const canvas = h('canvas', { class: 'sweep-chart', 'data-testid': 'sweep-chart', role: 'img', 'aria-label': 'sweep chart', width: 640, height: 240 });
   const table = h('div', { class: 'sweep-table', 'data-testid': 'sweep-table' });
   let report = null, sweptPolicy = null, settings = [];
@@ -67,7 +68,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
       h('label', { for: 'sweep-seeds' }, ' seeds '), seeds),
     h('div', { class: 'row' }, runButton, stop, bar),
     status,
-    h('div', { class: 'row' }, h('label', { for: 'sweep-metric' }, 'Chart '), metric),
+    h('div', { class: 'row' }, h('label', { for: 'sweep-metric' }, 'Chart '), metric, csv),
     canvas, table);
 
   /** Fills the setting picker from policy A's current text (kept when the setting remains). */
@@ -122,6 +123,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     }
     report = answer.value;
     sweptPolicy = policy;
+    csv.disabled = !lint.has('sweepCsv');
     markStale();
     const runs = report.points.length * report.seeds.length;
     status.textContent = `${runs} runs in ${Math.round(performance.now() - started)} ms, seeds ${report.seeds[0]}–${report.seeds[report.seeds.length - 1]}`;
@@ -129,6 +131,13 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     draw();
   }
   runButton.addEventListener('click', run);
+  // Every run as CSV, written by Rust (the bytes of `sweep --csv`).
+  csv.addEventListener('click', async () => {
+    if (!report) return;
+    const a = await lint.call('sweepCsv', JSON.stringify(report));
+    if (a.type === 'success') download('sweep.csv', a.value, 'text/csv');
+    else { status.textContent = a.errors.map(diagText).join('; '); status.classList.add('error'); }
+  });
   stop.addEventListener('click', () => engine.cancel());
   metric.addEventListener('change', () => draw());
 

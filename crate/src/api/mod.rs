@@ -134,6 +134,19 @@ pub fn sweep_settings(text: &str) -> Answer<Value> {
     })
 }
 
+/// A sweep report (the value of a sweep, as JSON text) as CSV: one row per run
+/// ([`crate::output::csv::sweep`]).
+pub fn sweep_csv(report_json: &str) -> Answer<String> {
+    guard(
+        || match serde_json::from_str::<crate::sweep::SweepReport>(report_json) {
+            Ok(report) => Answer::Success {
+                value: crate::output::csv::sweep(&report),
+            },
+            Err(e) => failure(format!("not a sweep report: {e}")),
+        },
+    )
+}
+
 /// Every prefab: its name, what it does, and its explicit form.
 pub fn prefabs() -> Answer<Value> {
     guard(|| {
@@ -246,6 +259,11 @@ pub fn default_policy_json_str() -> String {
 /// [`policy_schema`] as JSON text.
 pub fn policy_schema_json_str() -> String {
     policy_schema().to_json_string()
+}
+
+/// [`sweep_csv`] as JSON text.
+pub fn sweep_csv_json_str(report_json: &str) -> String {
+    sweep_csv(report_json).to_json_string()
 }
 
 /// [`sweep_settings`] as JSON text.

@@ -1,9 +1,12 @@
-//! The tasks of a result as CSV, one row per task, for spreadsheets and plotting scripts (the
-//! page's "Tasks (CSV)" download and `simulate --tasks-csv`). Times are simulation ms, as in the
-//! JSON result; an empty cell means "none" (a task that never started has no host or start).
+//! Results as CSV for spreadsheets and plotting scripts: the tasks of a run, one row per task (the
+//! page's "Tasks (CSV)" download and `simulate --tasks-csv`), and a sweep, one row per run (the
+//! sweep view's download and `sweep --csv`). Times are simulation ms and figures in the JSON
+//! result's units; an empty cell means "none" (a task that never started has no host or start).
 
 use crate::sim::result::{Span, TaskRecord};
 use crate::sim::SimResult;
+use crate::sweep::SweepReport;
+use serde_json::Value;
 
 /// The header, in column order.
 pub const TASK_COLUMNS: [&str; 19] = [
@@ -70,13 +73,64 @@ fn row(t: &TaskRecord) -> [String; 19] {
 
 /// Every task of `result` as CSV text with a header row (RFC 4180 quoting, `\n` line ends).
 pub fn tasks(result: &SimResult) -> String {
+    write(
+        TASK_COLUMNS.iter().map(|c| c.to_string()).collect(),
+        result.tasks.iter().map(|t| row(t).to_vec()),
+    )
+}
+
+/// Every run of a sweep as CSV text: the swept setting's value (`parameter` names the column;
+/// `policy` without one), the seed, then every metric by its name in the JSON result, one row
+/// per run in the report's order.
+pub fn sweep(report: &SweepReport) -> String {
+    let metrics = |m| match serde_json::to_value(m) {
+        Ok(Value::Object(o)) => o,
+        _ => serde_json::Map::new(),
+    };
+    let keys: Vec<String> = report
+        .points
+        .first()
+        .and_then(|p| p.runs.first())
+        .map(|m| metrics(m).keys().cloned().collect())
+        .unwrap_or_default();
+    let first = if report.parameter.is_empty() {
+        "policy".to_string()
+    } else {
+        report.parameter.clone()
+    };
+    let header = [first, "seed".to_string()]
+        .into_iter()
+        .chain(keys.iter().cloned())
+        .collect();
+    let rows = report.points.iter().flat_map(|p| {
+        let value = match &p.value {
+            Value::Null => String::new(),
+            v => v.to_string(),
+        };
+        let keys = &keys;
+        p.runs.iter().zip(&report.seeds).map(move |(m, seed)| {
+            let o = metrics(m);
+            [value.clone(), seed.to_string()]
+                .into_iter()
+                .chain(keys.iter().map(|k| match o.get(k) {
+                    None | Some(Value::Null) => String::new(),
+                    Some(v) => v.to_string(),
+                }))
+                .collect::<Vec<String>>()
+        })
+    });
+    write(header, rows)
+}
+
+/// A header and rows as CSV text (RFC 4180 quoting, `\n` line ends).
+fn write(header: Vec<String>, rows: impl Iterator<Item = Vec<String>>) -> String {
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::Any(b'\n'))
         .from_writer(Vec::new());
     // Writing to a Vec cannot fail; a failure would only lose rows, so it is not hidden either.
-    let mut ok = w.write_record(TASK_COLUMNS).is_ok();
-    for t in &result.tasks {
-        ok &= w.write_record(row(t)).is_ok();
+    let mut ok = w.write_record(&header).is_ok();
+    for r in rows {
+        ok &= w.write_record(&r).is_ok();
     }
     debug_assert!(ok, "writing CSV into memory failed");
     let bytes = w.into_inner().unwrap_or_default();

@@ -3,7 +3,7 @@
 //! saved results all read them. Times are simulation ms unless the name says otherwise.
 
 use crate::diag::Diagnostic;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Everything a run produced.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -20,7 +20,7 @@ pub struct SimResult {
 }
 
 /// The run's figures (SPEC 6.6).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Metrics {
     pub tasks_total: u64,

@@ -38,6 +38,9 @@ pub struct Args {
     /// Print the whole report as JSON.
     #[arg(long)]
     pub json: bool,
+    /// Print every run as CSV: the value, the seed, then every metric.
+    #[arg(long, conflicts_with = "json")]
+    pub csv: bool,
     /// Write the output to FILE instead of stdout.
     #[arg(long)]
     pub out: Option<PathBuf>,
@@ -122,7 +125,11 @@ pub fn run(args: Args) -> Result<(), Exit> {
             }
         },
     );
-    let text = if args.json {
+    let text = if args.csv {
+        policy_playground::output::csv::sweep(&report)
+            .trim_end()
+            .to_string()
+    } else if args.json {
         serde_json::to_string(&report).map_err(|e| {
             eprintln!("sweep: cannot write the report: {e}");
             INVALID
