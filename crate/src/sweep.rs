@@ -55,13 +55,12 @@ pub struct SweepReport {
     pub points: Vec<SweepPoint>,
 }
 
+/// A planned sweep: each value with the policy that has it, and the seeds.
+pub type Plan = (Vec<(Value, Policy)>, Vec<u64>);
+
 /// The policies of a sweep: each value with the policy that has it, checked before anything
 /// runs. `first_seed` is the run's seed; the seeds are it and the ones after it.
-pub fn plan(
-    policy: &Policy,
-    spec: &SweepSpec,
-    first_seed: u64,
-) -> Result<(Vec<(Value, Policy)>, Vec<u64>), Vec<Diagnostic>> {
+pub fn plan(policy: &Policy, spec: &SweepSpec, first_seed: u64) -> Result<Plan, Vec<Diagnostic>> {
     let seeds = spec.seeds.unwrap_or(1);
     if seeds == 0 {
         return Err(vec![Diagnostic::error(

@@ -106,7 +106,7 @@ fn deferral_lasts_only_while_the_regime_is_not_low() {
     let t = &r.tasks[0];
     assert_eq!(t.start_ms, Some(H));
     assert_eq!((t.deferrals[0].from_ms, t.deferrals[0].to_ms), (0, H));
-    assert_eq!(r.series.regime[0].short_low, false);
+    assert!(!r.series.regime[0].short_low);
     assert!(r
         .series
         .regime

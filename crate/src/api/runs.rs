@@ -17,6 +17,10 @@ use std::collections::BTreeMap;
 /// Instants simulated between two progress reports.
 const PROGRESS_CHUNK: u64 = 1 << 12;
 
+/// A run's inputs: the topology (edited by host counts, or borrowed as loaded), the workload and
+/// the carbon trace.
+pub(super) type EditedInputs<'a> = (Cow<'a, Topology>, &'a Workload, Option<&'a CarbonTrace>);
+
 /// The handles a run is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -192,7 +196,7 @@ impl Session {
         &self,
         h: &Handles,
         o: &RunOptions,
-    ) -> Result<(Cow<'_, Topology>, &Workload, Option<&CarbonTrace>), Vec<Diagnostic>> {
+    ) -> Result<EditedInputs<'_>, Vec<Diagnostic>> {
         let (topology, workload, carbon) = self.inputs(h)?;
         if o.host_counts.is_empty() {
             return Ok((Cow::Borrowed(topology), workload, carbon));

@@ -229,7 +229,7 @@ pub fn time_simulation(
             Options::default(),
         );
         times.push(ms_since(t0));
-        completed = r.metrics.tasks_completed as u64;
+        completed = r.metrics.tasks_completed;
     }
     (median(times), completed)
 }

@@ -82,7 +82,7 @@ pub fn summary(hosts: &[HostRow], chosen: Option<&str>) -> String {
             }
         }
     }
-    counts.sort_by(|a, b| b.1.cmp(&a.1));
+    counts.sort_by_key(|c| std::cmp::Reverse(c.1));
     let noun = if hosts.len() == 1 { "host" } else { "hosts" };
     let mut text = format!("{} {noun}", hosts.len());
     if !counts.is_empty() {

@@ -183,7 +183,7 @@ fn pow2(j: i32) -> f64 {
 
 /// An f64 that holds an integer, as an i64 (None when out of range or not whole).
 pub(crate) fn to_i64(v: f64) -> Option<i64> {
-    if v.fract() == 0.0 && v >= -9.223_372_036_854_775e18 && v < 9.223_372_036_854_775e18 {
+    if v.fract() == 0.0 && (-9.223_372_036_854_775e18..9.223_372_036_854_775e18).contains(&v) {
         Some(v as i64)
     } else {
         None
