@@ -62,7 +62,16 @@ fn the_baselines_load() {
 
 #[test]
 fn bad_parquet_workloads() {
-    let cases: [(&str, &str, &[&str]); 8] = [
+    let cases: [(&str, &str, &[&str]); 9] = [
+        (
+            "workload-bad-leading-magic",
+            "",
+            &[
+                "tasks.parquet",
+                "must begin with the magic number PAR1",
+                "this one's begin is 58 58 58 58",
+            ],
+        ),
         (
             "workload-truncated",
             "",
@@ -285,7 +294,7 @@ fn invalid_utf8_is_one_error_naming_the_file_and_the_byte() {
 
 #[test]
 fn bad_carbon_traces() {
-    let cases: [(&str, &str, &[&str]); 8] = [
+    let cases: [(&str, &str, &[&str]); 9] = [
         (
             "carbon-unsorted.csv",
             "[2]",
@@ -324,6 +333,14 @@ fn bad_carbon_traces() {
             "carbon-random-bytes.parquet",
             "",
             &["not a readable parquet file"],
+        ),
+        (
+            "carbon-bad-trailing-magic.parquet",
+            "",
+            &[
+                "must end with the magic number PAR1",
+                "this one's end is 50 41 52 30",
+            ],
         ),
     ];
     for (name, path, needles) in cases {

@@ -2,6 +2,9 @@
 //! chromedriver; `wasm-pack test --headless --chrome` in `crate/` runs the same tests).
 #![cfg(target_arch = "wasm32")]
 
+#[path = "common/regressions.rs"]
+mod regressions;
+
 use policy_playground::wasm;
 use serde_json::Value;
 use wasm_bindgen::{JsCast, JsValue};
@@ -370,4 +373,17 @@ fn the_bad_input_corpus_gives_the_native_answers_from_file_bytes() {
         }
     }
     assert!(failures >= 35, "{failures} failures");
+}
+
+/// The regression scenarios of issue 15 give, in the browser, the results worked out from SPEC
+/// (the same checks as the native `tests/regressions.rs`).
+#[wasm_bindgen_test]
+fn each_regression_scenario_gives_its_worked_out_result() {
+    let mut failures = Vec::new();
+    for r in regressions::REGRESSIONS {
+        let a = answer(&wasm::simulate(r.scenario));
+        assert_eq!(a["type"], "success", "{}", r.file);
+        failures.extend(regressions::mismatches(r, &a["value"]));
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -237,6 +237,33 @@ fn message(e: ParquetError) -> String {
 }
 
 /// Runs `f`, turning a panic of the parquet crate into an error message.
+/// The 4 bytes a parquet file begins and ends with.
+const MAGIC: &[u8; 4] = b"PAR1";
+
+/// Checks that `bytes` begin and end with the parquet magic number, as the format requires
+/// (the parquet crate reads only the trailing one, so a file whose head was overwritten would
+/// otherwise be read).
+fn check_magic(bytes: &[u8], file: &str) -> Result<(), String> {
+    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ");
+    if bytes.len() < 12 {
+        return Err(format!(
+            "{file}: not a readable parquet file ({} bytes, fewer than the 12 of the smallest)",
+            bytes.len()
+        ));
+    }
+    let (head, tail) = (&bytes[..4], &bytes[bytes.len() - 4..]);
+    for (which, got) in [("begin", head), ("end", tail)] {
+        if got != MAGIC {
+            return Err(format!(
+                "{file}: not a readable parquet file (a parquet file must {which} with the magic \
+                 number PAR1, 50 41 52 31; this one's {which} is {})",
+                hex(got)
+            ));
+        }
+    }
+    Ok(())
+}
+
 fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f))
         .unwrap_or_else(|_| Err("the parquet decoder failed on malformed data".into()))
@@ -245,6 +272,7 @@ fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
 impl Table {
     /// Opens `bytes` as a parquet file named `file`.
     pub fn open(bytes: &[u8], file: &str) -> Result<Table, Diagnostic> {
+        check_magic(bytes, file).map_err(|e| Diagnostic::error("", e))?;
         check_footer(bytes, file).map_err(|e| Diagnostic::error("", e))?;
         let data = Bytes::copy_from_slice(bytes);
         let reader = guarded(|| SerializedFileReader::new(data.clone()).map_err(|e| e.to_string()))

@@ -19,21 +19,27 @@ pub(super) struct Host {
     pub(super) dynamic_carbon: f64,
     pub(super) utilization_ms: f64,
     pub(super) busy_ms: i64,
-    pub(super) running: u32,
+    /// The tasks running on the host, in the order of their latest placement (a resumed task
+    /// counts from its resumption): the order in which their usages are summed (SPEC 6.5).
+    pub(super) running: Vec<u32>,
     pub(super) tasks_run: u64,
 }
 
 impl Simulation<'_> {
-    /// Integrates host `h` up to `t`, then changes its CPU usage by `delta` MHz.
-    pub(super) fn change_usage(&mut self, h: usize, t: i64, delta: f64) {
+    /// Integrates host `h` up to `t`, then sets its CPU usage to the sum of its running tasks'
+    /// usages, added in the order of their latest placement (SPEC 6.5). The sum is made afresh
+    /// at every change, never kept as a running total of increments and decrements, whose
+    /// rounding residue would leave a tiny usage on a host whose busy tasks have ended (which
+    /// the `sqrt` model magnifies).
+    pub(super) fn change_usage(&mut self, h: usize, t: i64) {
         self.integrate(h, t);
         let capacity = self.hosts[h].cpu_capacity;
+        let usage = self.rt[h]
+            .running
+            .iter()
+            .fold(0.0, |sum, &i| sum + self.tasks[i as usize].usage);
         let host = &mut self.rt[h];
-        host.usage = if host.running == 0 {
-            0.0
-        } else {
-            host.usage + delta
-        };
+        host.usage = usage;
         let u = if capacity > 0.0 {
             (host.usage / capacity).min(1.0)
         } else {
@@ -64,7 +70,7 @@ impl Simulation<'_> {
         if capacity > 0.0 {
             host.utilization_ms += (host.usage / capacity).min(1.0) * dt as f64;
         }
-        if host.running > 0 {
+        if !host.running.is_empty() {
             host.busy_ms += dt;
         }
         host.last = t;

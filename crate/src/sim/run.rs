@@ -98,7 +98,7 @@ impl<'a> Simulation<'a> {
                     dynamic_carbon: 0.0,
                     utilization_ms: 0.0,
                     busy_ms: 0,
-                    running: 0,
+                    running: Vec::new(),
                     tasks_run: 0,
                 }
             })
@@ -402,8 +402,14 @@ impl<'a> Simulation<'a> {
                 break;
             }
             self.wakeups.pop();
+            // A latest start is due only while it is still the task's own: one pushed
+            // during an earlier stay in the queue (before a pause) is void (SPEC 7.3).
             let tk = &self.tasks[task as usize];
-            if time == t && tk.state == State::Queued && tk.deferring_since.is_some() {
+            if time == t
+                && tk.state == State::Queued
+                && tk.deferring_since.is_some()
+                && tk.latest_start() == Some(time)
+            {
                 due_tasks.push(task);
             }
         }

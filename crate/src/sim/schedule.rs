@@ -84,6 +84,9 @@ impl Simulation<'_> {
             if let Some(e) = &mut self.explainer {
                 e.rejected(i as u32, t, reason);
             }
+            // Still a submission: it makes a cycle due, as in OpenDC, where the task is queued
+            // and terminated inside that cycle (SPEC 6.2; memorizing skip counts see it).
+            self.trigger(t);
             return;
         }
         self.tasks[i].state = State::Queued;
@@ -156,8 +159,9 @@ impl Simulation<'_> {
                     if tk.deferring_since.is_none() {
                         tk.deferring_since = Some(t);
                         self.deferred_count += 1;
-                        let latest = tk.deadline.unwrap_or(t) - tk.remaining;
-                        self.wakeups.push(Reverse((latest, i)));
+                        if let Some(latest) = tk.latest_start() {
+                            self.wakeups.push(Reverse((latest, i)));
+                        }
                     }
                     kept.push(i);
                     continue;
@@ -280,12 +284,12 @@ impl Simulation<'_> {
             }
             prefetch_next_fragment(workload, tk.frag);
         }
-        let (usage, end, seq, generation) = (tk.usage, tk.frag_end, tk.placed_seq, tk.generation);
+        let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         self.running_count += 1;
         let host = &mut self.rt[h];
-        host.running += 1;
+        host.running.push(i as u32);
         host.tasks_run += 1;
-        self.change_usage(h, t, usage);
+        self.change_usage(h, t);
         self.events.push((end, seq, i as u32, generation));
     }
 
@@ -320,7 +324,7 @@ impl Simulation<'_> {
         prefetch_next_fragment(workload, tk.frag);
         let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         if new != old {
-            self.change_usage(h, t, new - old);
+            self.change_usage(h, t);
         }
         self.events.push((end, seq, i as u32, generation));
     }
@@ -334,7 +338,6 @@ impl Simulation<'_> {
         if let Some(run) = tk.runs.last_mut() {
             run.2 = t;
         }
-        let usage = tk.usage;
         let demand = tk.demand;
         if self.merge && tk.frag != u32::MAX && tk.frag_end > t && tk.frag > tk.frag_first {
             // The run without merging would have its (now stale) event at the end of the
@@ -354,7 +357,7 @@ impl Simulation<'_> {
         self.hosts[h].release(&demand);
         self.scheduler
             .moved(h, before, self.hosts[h].instance_count);
-        self.rt[h].running -= 1;
-        self.change_usage(h, t, -usage);
+        self.rt[h].running.retain(|&r| r != i as u32);
+        self.change_usage(h, t);
     }
 }

@@ -58,6 +58,15 @@ pub(super) struct Task {
     pub(super) usage: f64,
 }
 
+impl Task {
+    /// The latest start of a deferred task in its current stay in the queue, `deadline -
+    /// remaining` (SPEC 7.3): the remaining work changes only while the task runs, so a
+    /// latest start computed in an earlier stay (before a pause) differs from this one.
+    pub(super) fn latest_start(&self) -> Option<i64> {
+        self.deadline.map(|d| d - self.remaining)
+    }
+}
+
 /// Asks the CPU to bring the fragment after `frag` (its duration and usage) into the cache: the
 /// task reads it at its next boundary, hundreds of instants later, and the fragment arrays are
 /// far larger than the cache (surf_week: 37 MB), so without this nearly every eighth boundary
