@@ -17,6 +17,7 @@ pub mod json;
 pub mod model;
 pub mod output;
 pub mod policy;
+pub mod request;
 pub mod scenario;
 pub mod sim;
 pub mod sweep;

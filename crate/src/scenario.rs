@@ -16,12 +16,12 @@ use crate::json::{self, LineIndex};
 use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::parse::Reader;
 use crate::policy::Policy;
-use crate::sim::DEFAULT_QUANTUM_MS;
+use crate::request::{self, CarbonReference, Inputs, RunOptions, RunRequest};
 use serde_json::Value;
 
-/// A scenario, read and checked.
+/// A scenario file, read and checked: the inputs, policy and options of one run.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Scenario {
+pub struct ScenarioFile {
     pub topology: Topology,
     pub workload: Workload,
     pub carbon: Option<CarbonTrace>,
@@ -42,11 +42,8 @@ pub const KEYS: [&str; 6] = [
     "quantumMs",
 ];
 
-/// Largest accepted quantum: one day.
-pub const MAX_QUANTUM_MS: i64 = 24 * 3600 * 1000;
-
 /// Reads a scenario document. All problems of all parts are reported together.
-pub fn read(text: &str) -> Result<Scenario, Vec<Diagnostic>> {
+pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
     let value = input::json_text::parse(text, "the scenario").map_err(|d| vec![d])?;
     let mut problems: Vec<Diagnostic> = Vec::new();
     let Some(object) = value.as_object() else {
@@ -111,18 +108,13 @@ pub fn read(text: &str) -> Result<Scenario, Vec<Diagnostic>> {
         }),
     };
     let quantum_ms = match object.get("quantumMs") {
-        None => Some(DEFAULT_QUANTUM_MS),
-        Some(v) => v
-            .as_i64()
-            .filter(|q| (1..=MAX_QUANTUM_MS).contains(q))
-            .or_else(|| {
-                problems.push(Diagnostic::error(
-                    "quantumMs",
-                    format!("`quantumMs` must be an integer in [1, {MAX_QUANTUM_MS}], found {v}"),
-                ));
-                None
-            }),
-    };
+        None => Some(request::quantum(None)),
+        Some(v) => Some(match v.as_i64() {
+            Some(q) => request::quantum(Some(q)),
+            None => Err(request::bad_quantum(v)),
+        }),
+    }
+    .and_then(|q| q.map_err(|e| problems.push(e)).ok());
     // The policy is read by the policy language's own reader, on the positioned tree of the
     // document, so its diagnostics point into the scenario text.
     let policy = policy_v.and_then(|_| {
@@ -154,13 +146,7 @@ pub fn read(text: &str) -> Result<Scenario, Vec<Diagnostic>> {
     else {
         return Err(diagnostics);
     };
-    if let (None, Some(reference)) = (&carbon, &topology.carbon_ref) {
-        diagnostics.push(Diagnostic::warning(
-            "carbon",
-            format!("the topology names the carbon trace `{reference}`, which a scenario cannot follow (it reads no paths): give `carbon` in the scenario; this run has no carbon figures"),
-        ));
-    }
-    Ok(Scenario {
+    Ok(ScenarioFile {
         topology,
         workload,
         carbon,
@@ -230,25 +216,22 @@ fn policy_node(text: &str) -> Option<json::Node> {
     json::parse_within(text, start, start + raw.len()).ok()
 }
 
-impl Scenario {
-    /// The simulator's view of this scenario (borrowing its inputs).
-    pub fn as_sim(&self) -> crate::sim::Scenario<'_> {
-        crate::sim::Scenario {
+impl ScenarioFile {
+    /// The run this scenario asks for (its seed and quantum, the other options at their
+    /// defaults); a scenario reads no paths, so a topology's carbon reference is not followed.
+    pub fn request(&self) -> RunRequest<'_> {
+        let inputs = Inputs {
             topology: &self.topology,
             workload: &self.workload,
             carbon: self.carbon.as_ref(),
-            policy: &self.policy,
+        };
+        let mut request = RunRequest::new(inputs, &self.policy, CarbonReference::NotFollowed);
+        request.options = RunOptions {
             seed: self.seed,
-            quantum_ms: self.quantum_ms,
-        }
-    }
-
-    /// Runs the scenario; the result's warnings start with the scenario's own.
-    pub fn simulate(&self, options: crate::sim::Options) -> crate::sim::SimResult {
-        let mut result = crate::sim::simulate(self.as_sim(), options);
-        let mut warnings = self.warnings.clone();
-        warnings.append(&mut result.warnings);
-        result.warnings = warnings;
-        result
+            quantum_ms: Some(self.quantum_ms),
+            ..RunOptions::default()
+        };
+        request.warnings = self.warnings.clone();
+        request
     }
 }

@@ -19,7 +19,7 @@ fn teaching_text() -> String {
 fn teaching_with(policy: &str) -> SimResult {
     let mut s = scenario::read(&teaching_text()).expect("valid scenario");
     s.policy = policy_from_text(policy).expect("valid policy").0;
-    s.simulate(Options::default())
+    s.request().run(&mut |_| {}).expect("valid options").result
 }
 
 #[test]

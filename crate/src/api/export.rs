@@ -3,13 +3,13 @@
 //! topology (to take a policy explored here to a real OpenDC study), and a workload or carbon
 //! trace as OpenDC parquet (base64 in the answer, since answers are JSON text).
 
-use super::handles::{Loaded, Session};
+use super::handles::{Held, Session};
 use super::runs::{parse_policy, Handles, RunOptions};
 use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
 use crate::output;
 use crate::policy::Policy;
-use crate::sim::DEFAULT_QUANTUM_MS;
+use crate::request;
 use base64::Engine as _;
 use serde_json::{json, Value};
 
@@ -40,9 +40,14 @@ impl Session {
     ) -> Answer<String> {
         guard(|| {
             let built = (|| {
-                let (_, policy) = Self::policy_value(policy_text)?;
-                let (topology, workload, carbon) = self.edited_inputs(h, o)?;
-                let topology = &*topology;
+                let (parsed, policy) = Self::policy_value(policy_text)?;
+                let request = self.request(h, &parsed, o)?;
+                let (topology, workload, carbon) = (
+                    &*request.topology()?,
+                    request.inputs.workload,
+                    request.inputs.carbon,
+                );
+                let quantum = request::quantum(o.quantum_ms).map_err(|e| vec![e])?;
                 let mut scenario = json!({
                     "topology": output::json::topology(topology, topology.carbon_ref.as_deref()),
                     "workload": output::json::workload(workload),
@@ -52,7 +57,7 @@ impl Session {
                 }
                 scenario["policy"] = policy;
                 scenario["seed"] = json!(o.seed);
-                scenario["quantumMs"] = json!(o.quantum_ms.unwrap_or(DEFAULT_QUANTUM_MS));
+                scenario["quantumMs"] = json!(quantum);
                 let text = if workload.tasks.len() <= PRETTY_TASKS {
                     serde_json::to_string_pretty(&scenario)
                 } else {
@@ -80,10 +85,10 @@ impl Session {
         guard(|| {
             let built = (|| {
                 let (parsed, policy) = Self::policy_value(policy_text)?;
-                let (topology, _, carbon) = self.edited_inputs(h, o)?;
-                let topology = &*topology;
+                let request = self.request(h, &parsed, o)?;
+                let (topology, carbon) = (&*request.topology()?, request.inputs.carbon);
                 let carbon_path = carbon.map(|_| "carbon.parquet");
-                let quantum = o.quantum_ms.unwrap_or(DEFAULT_QUANTUM_MS);
+                let quantum = request::quantum(o.quantum_ms).map_err(|e| vec![e])?;
                 let notes = super::opendc_notes::notes(&parsed, quantum, carbon.is_some());
                 Ok::<_, Vec<Diagnostic>>(json!({
                     "experiment": {
@@ -110,7 +115,7 @@ impl Session {
     /// `{"tasks": ..., "fragments": ...}`. Task names are not kept (OpenDC's files have none).
     pub fn export_workload_parquet(&self, handle: u32) -> Answer<Value> {
         guard(|| match self.get(handle, "workload") {
-            Ok(Loaded::Workload(w)) => match output::parquet::workload(w) {
+            Ok(Held::Workload(w)) => match output::parquet::workload(w) {
                 Ok((tasks, fragments)) => Answer::Success {
                     value: json!({"tasks": base64(&tasks), "fragments": base64(&fragments)}),
                 },
@@ -124,7 +129,7 @@ impl Session {
     /// A loaded carbon trace as OpenDC's carbon parquet, base64-encoded.
     pub fn export_carbon_parquet(&self, handle: u32) -> Answer<String> {
         guard(|| match self.get(handle, "carbon trace") {
-            Ok(Loaded::Carbon(c)) => match output::parquet::carbon(c) {
+            Ok(Held::Carbon(c)) => match output::parquet::carbon(c) {
                 Ok(bytes) => Answer::Success {
                     value: base64(&bytes),
                 },

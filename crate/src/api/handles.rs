@@ -15,9 +15,9 @@ use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
 
-/// One loaded input.
+/// One input held by a session: loaded, or a finished run kept to be asked about.
 #[derive(Debug, Clone)]
-pub(super) enum Loaded {
+pub(super) enum Held {
     Topology(Topology),
     Workload(Workload),
     Carbon(CarbonTrace),
@@ -36,7 +36,7 @@ pub(super) struct RunInputs {
 #[derive(Debug, Default)]
 pub struct Session {
     next: u32,
-    pub(super) items: BTreeMap<u32, Loaded>,
+    pub(super) items: BTreeMap<u32, Held>,
     pub(super) limits: Limits,
 }
 
@@ -82,9 +82,9 @@ pub struct HostGroupSummary {
     pub memory_mib: i64,
 }
 
-fn summarize(item: &Loaded) -> Summary {
+fn summarize(item: &Held) -> Summary {
     match item {
-        Loaded::Topology(t) => Summary {
+        Held::Topology(t) => Summary {
             kind: "topology",
             hosts: Some(t.host_count()),
             host_groups: t
@@ -102,7 +102,7 @@ fn summarize(item: &Loaded) -> Summary {
             warnings: t.warnings.clone(),
             ..Summary::default()
         },
-        Loaded::Workload(w) => Summary {
+        Held::Workload(w) => Summary {
             kind: "workload",
             tasks: Some(w.tasks.len() as u64),
             fragments: Some(w.fragment_duration_ms.len() as u64),
@@ -115,14 +115,14 @@ fn summarize(item: &Loaded) -> Summary {
             warnings: w.warnings.clone(),
             ..Summary::default()
         },
-        Loaded::Carbon(c) => Summary {
+        Held::Carbon(c) => Summary {
             kind: "carbon",
             samples: Some(c.len() as u64),
             from_ms: c.timestamps_ms.first().copied(),
             to_ms: c.timestamps_ms.last().copied(),
             ..Summary::default()
         },
-        Loaded::Run(_) => Summary {
+        Held::Run(_) => Summary {
             kind: "run",
             ..Summary::default()
         },
@@ -151,11 +151,11 @@ impl Session {
     /// Keeps a finished run's inputs under a new handle.
     pub(super) fn keep_run(&mut self, run: RunInputs) -> u32 {
         self.next += 1;
-        self.items.insert(self.next, Loaded::Run(run));
+        self.items.insert(self.next, Held::Run(run));
         self.next
     }
 
-    fn keep(&mut self, item: Loaded) -> Answer<LoadedInput> {
+    fn keep(&mut self, item: Held) -> Answer<LoadedInput> {
         if let Err(errors) = self.limits.check_loaded(&item) {
             return Answer::Failure { errors };
         }
@@ -183,7 +183,7 @@ impl Session {
             return Answer::Failure { errors };
         }
         guard(|| match input::topology::read_topology(text) {
-            Ok(t) => self.keep(Loaded::Topology(under_topology(t))),
+            Ok(t) => self.keep(Held::Topology(under_topology(t))),
             Err(errors) => Answer::Failure { errors },
         })
     }
@@ -195,7 +195,7 @@ impl Session {
         }
         guard(
             || match input::workload::read_parquet_workload(tasks, fragments) {
-                Ok(w) => self.keep(Loaded::Workload(under_workload(w))),
+                Ok(w) => self.keep(Held::Workload(under_workload(w))),
                 Err(errors) => Answer::Failure { errors },
             },
         )
@@ -217,7 +217,7 @@ impl Session {
                 }
             };
             match read {
-                Ok(w) => self.keep(Loaded::Workload(under_workload(w))),
+                Ok(w) => self.keep(Held::Workload(under_workload(w))),
                 Err(errors) => Answer::Failure { errors },
             }
         })
@@ -241,7 +241,7 @@ impl Session {
                 }
             };
             match read {
-                Ok(c) => self.keep(Loaded::Carbon(c)),
+                Ok(c) => self.keep(Held::Carbon(c)),
                 Err(errors) => Answer::Failure { errors },
             }
         })
@@ -256,9 +256,9 @@ impl Session {
         guard(|| match crate::scenario::read(text) {
             Err(errors) => Answer::Failure { errors },
             Ok(s) => {
-                let topology = Loaded::Topology(s.topology);
-                let workload = Loaded::Workload(s.workload);
-                let carbon = s.carbon.map(Loaded::Carbon);
+                let topology = Held::Topology(s.topology);
+                let workload = Held::Workload(s.workload);
+                let carbon = s.carbon.map(Held::Carbon);
                 for item in [Some(&topology), Some(&workload), carbon.as_ref()]
                     .into_iter()
                     .flatten()
@@ -289,7 +289,7 @@ impl Session {
         })
     }
 
-    pub(super) fn get(&self, handle: u32, kind: &str) -> Result<&Loaded, Vec<Diagnostic>> {
+    pub(super) fn get(&self, handle: u32, kind: &str) -> Result<&Held, Vec<Diagnostic>> {
         self.items.get(&handle).ok_or_else(|| {
             vec![Diagnostic::error(
                 "",
@@ -302,13 +302,13 @@ impl Session {
         &self,
         h: &Handles,
     ) -> Result<(&Topology, &Workload, Option<&CarbonTrace>), Vec<Diagnostic>> {
-        let Loaded::Topology(t) = self.get(h.topology, "topology")? else {
+        let Held::Topology(t) = self.get(h.topology, "topology")? else {
             return Err(vec![Diagnostic::error(
                 "topology",
                 format!("handle {} is not a topology", h.topology),
             )]);
         };
-        let Loaded::Workload(w) = self.get(h.workload, "workload")? else {
+        let Held::Workload(w) = self.get(h.workload, "workload")? else {
             return Err(vec![Diagnostic::error(
                 "workload",
                 format!("handle {} is not a workload", h.workload),
@@ -317,7 +317,7 @@ impl Session {
         let c = match h.carbon {
             None => None,
             Some(c) => match self.get(c, "carbon trace")? {
-                Loaded::Carbon(c) => Some(c),
+                Held::Carbon(c) => Some(c),
                 _ => {
                     return Err(vec![Diagnostic::error(
                         "carbon",

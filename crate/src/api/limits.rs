@@ -5,7 +5,7 @@
 //! The browser limits are about 30 times surf_week (6,295 tasks, 2.3 M fragments, 277 hosts,
 //! 1.7 MB of parquet) in fragments and bytes, and leave room for traces of a few months.
 
-use super::handles::Loaded;
+use super::handles::Held;
 use crate::diag::Diagnostic;
 use crate::input::parquet::Table;
 use serde::Serialize;
@@ -95,7 +95,7 @@ impl Limits {
     }
 
     /// A scenario read whole, before it is run.
-    pub fn check_scenario(&self, s: &crate::scenario::Scenario) -> Result<(), Vec<Diagnostic>> {
+    pub fn check_scenario(&self, s: &crate::scenario::ScenarioFile) -> Result<(), Vec<Diagnostic>> {
         self.check_hosts(s.topology.host_count())?;
         self.check_count(
             "the workload",
@@ -108,10 +108,10 @@ impl Limits {
     }
 
     /// A parsed input, before it is kept.
-    pub(super) fn check_loaded(&self, item: &Loaded) -> Result<(), Vec<Diagnostic>> {
+    pub(super) fn check_loaded(&self, item: &Held) -> Result<(), Vec<Diagnostic>> {
         match item {
-            Loaded::Topology(t) => self.check_hosts(t.host_count()),
-            Loaded::Workload(w) => {
+            Held::Topology(t) => self.check_hosts(t.host_count()),
+            Held::Workload(w) => {
                 self.check_count(
                     "the workload",
                     w.tasks.len() as u64,
@@ -121,7 +121,7 @@ impl Limits {
                 let fragments = w.fragment_duration_ms.len() as u64;
                 self.check_count("the workload", fragments, self.max_fragments, "fragments")
             }
-            Loaded::Carbon(_) | Loaded::Run(_) => Ok(()),
+            Held::Carbon(_) | Held::Run(_) => Ok(()),
         }
     }
 }

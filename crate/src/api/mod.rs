@@ -201,9 +201,7 @@ pub fn decide(text: &str) -> Answer<Value> {
 pub fn simulate(scenario_text: &str) -> Answer<crate::sim::SimResult> {
     guard(|| match crate::scenario::read(scenario_text) {
         Err(errors) => Answer::Failure { errors },
-        Ok(s) => Answer::Success {
-            value: s.simulate(crate::sim::Options::default()),
-        },
+        Ok(s) => run_scenario(&s),
     })
 }
 
@@ -219,11 +217,19 @@ pub fn simulate_within(
         Err(errors) => Answer::Failure { errors },
         Ok(s) => match limits.check_scenario(&s) {
             Err(errors) => Answer::Failure { errors },
-            Ok(()) => Answer::Success {
-                value: s.simulate(crate::sim::Options::default()),
-            },
+            Ok(()) => run_scenario(&s),
         },
     })
+}
+
+/// Runs what a scenario file asks for.
+fn run_scenario(s: &crate::scenario::ScenarioFile) -> Answer<crate::sim::SimResult> {
+    match s.request().run(&mut |_| {}) {
+        Ok(outcome) => Answer::Success {
+            value: outcome.result,
+        },
+        Err(errors) => Answer::Failure { errors },
+    }
 }
 
 /// [`simulate_within`] as JSON text.

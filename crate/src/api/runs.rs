@@ -3,23 +3,15 @@
 //! the same inputs with the same code: [`Session::explain`] (every decision about one task) and
 //! [`Session::queue_at`] (the queue at one instant). A bulk run stores neither.
 
-use super::handles::{Loaded, RunInputs, Session};
+use super::handles::{Held, RunInputs, Session};
 use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
-use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::{self, Policy};
-use crate::sim::{self, Options, QueueSnapshot, SimResult, Simulation};
+pub use crate::request::RunOptions;
+use crate::request::{CarbonReference, Inputs, RunOutcome, RunRequest};
+use crate::sim::{self, QueueSnapshot};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use std::borrow::Cow;
-use std::collections::BTreeMap;
-
-/// Instants simulated between two progress reports.
-const PROGRESS_CHUNK: u64 = 1 << 12;
-
-/// A run's inputs: the topology (edited by host counts, or borrowed as loaded), the workload and
-/// the carbon trace.
-pub(super) type EditedInputs<'a> = (Cow<'a, Topology>, &'a Workload, Option<&'a CarbonTrace>);
 
 /// The handles a run is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -31,64 +23,26 @@ pub struct Handles {
     pub carbon: Option<u32>,
 }
 
-/// The options of a run.
-#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
-pub struct RunOptions {
-    pub seed: u64,
-    /// Scheduling quantum, ms (default 1000).
-    pub quantum_ms: Option<i64>,
-    /// Power series resolution, ms (default 60 000; 0: exact change points).
-    pub series_resolution_ms: Option<i64>,
-    /// Host counts overriding the topology's, by `cluster/host` name (a teacher's edit).
-    pub host_counts: BTreeMap<String, u32>,
-}
-
 impl Session {
-    /// Sets up a run of the handles under `policy` and hands it to `f`.
-    fn with_simulation<R>(
-        &self,
+    /// The run request of the handles' inputs under `policy` and `options` (the page reads no
+    /// paths, so a topology's carbon reference is not followed), checked against the session's
+    /// limits once the host counts are applied.
+    pub(super) fn request<'a>(
+        &'a self,
         h: &Handles,
-        policy: &Policy,
-        o: &RunOptions,
-        explain: Option<String>,
-        f: impl FnOnce(Simulation, &Topology) -> R,
-    ) -> Result<R, Vec<Diagnostic>> {
-        let (topology, workload, carbon) = self.edited_inputs(h, o)?;
-        let topology = &*topology;
-        let quantum_ms = o.quantum_ms.unwrap_or(sim::DEFAULT_QUANTUM_MS);
-        if !(1..=crate::scenario::MAX_QUANTUM_MS).contains(&quantum_ms) {
-            return Err(vec![Diagnostic::error(
-                "quantumMs",
-                format!(
-                    "`quantumMs` must be in [1, {}], found {quantum_ms}",
-                    crate::scenario::MAX_QUANTUM_MS
-                ),
-            )]);
-        }
-        let resolution = o
-            .series_resolution_ms
-            .unwrap_or(Options::default().series_resolution_ms);
-        if resolution < 0 {
-            return Err(vec![Diagnostic::error(
-                "seriesResolutionMs",
-                format!("`seriesResolutionMs` must be >= 0, found {resolution}"),
-            )]);
-        }
-        let options = Options {
-            series_resolution_ms: resolution,
-            explain_task: explain,
-            ..Options::default()
-        };
-        let scenario = sim::Scenario {
+        policy: &'a Policy,
+        options: &RunOptions,
+    ) -> Result<RunRequest<'a>, Vec<Diagnostic>> {
+        let (topology, workload, carbon) = self.inputs(h)?;
+        let inputs = Inputs {
             topology,
             workload,
             carbon,
-            policy,
-            seed: o.seed,
-            quantum_ms,
         };
-        Ok(f(Simulation::new(scenario, options), topology))
+        let mut request = RunRequest::new(inputs, policy, CarbonReference::NotFollowed);
+        request.options = options.clone();
+        self.limits.check_hosts(request.topology()?.host_count())?;
+        Ok(request)
     }
 
     /// Runs to the end, reporting the fraction of tasks ended after every chunk of instants.
@@ -99,26 +53,10 @@ impl Session {
         o: &RunOptions,
         explain: Option<String>,
         progress: &mut dyn FnMut(f64),
-    ) -> Result<(SimResult, Option<sim::TaskExplanation>), Vec<Diagnostic>> {
-        let has_carbon = h.carbon.is_some();
-        self.with_simulation(h, policy, o, explain, |mut run, topology| {
-            while !run.step(PROGRESS_CHUNK) {
-                progress(run.progress());
-            }
-            let explanation = run.explanation().cloned();
-            let mut result = run.finish();
-            // Where the scenario path puts it: after the policy's warnings, before the inputs'.
-            if let (false, Some(reference)) = (has_carbon, &topology.carbon_ref) {
-                result.warnings.insert(
-                    0,
-                    Diagnostic::warning(
-                        "carbon",
-                        format!("the topology names the carbon trace `{reference}`, which a scenario cannot follow (it reads no paths): give `carbon` in the scenario; this run has no carbon figures"),
-                    ),
-                );
-            }
-            (result, explanation)
-        })
+    ) -> Result<RunOutcome, Vec<Diagnostic>> {
+        let mut request = self.request(h, policy, o)?;
+        request.explain = explain;
+        request.run(progress)
     }
 
     /// Runs loaded inputs under a policy; the value is `{"run": handle, "result": ...}`, the
@@ -146,16 +84,18 @@ impl Session {
                 Ok(read) => read,
                 Err(errors) => return Answer::Failure { errors },
             };
-            match self.simulate(handles, &policy, options, None, progress) {
+            let mut request = match self.request(handles, &policy, options) {
+                Ok(request) => request,
+                Err(errors) => return Answer::Failure { errors },
+            };
+            // As a scenario file's: the policy's warnings, under `policy`.
+            request.warnings = policy_warnings
+                .into_iter()
+                .map(|d| d.under("policy"))
+                .collect();
+            match request.run(progress) {
                 Err(errors) => Answer::Failure { errors },
-                Ok((mut result, _)) => {
-                    // As the scenario path does: the policy's warnings first, under `policy`.
-                    let mut warnings: Vec<Diagnostic> = policy_warnings
-                        .into_iter()
-                        .map(|d| d.under("policy"))
-                        .collect();
-                    warnings.append(&mut result.warnings);
-                    result.warnings = warnings;
+                Ok(RunOutcome { result, .. }) => {
                     let id = self.keep_run(RunInputs {
                         handles: *handles,
                         policy,
@@ -190,29 +130,13 @@ impl Session {
         }
     }
 
-    /// The handles' inputs with the options' host counts applied and held to the limits: what
-    /// a run and the exports start from.
-    pub(super) fn edited_inputs(
-        &self,
-        h: &Handles,
-        o: &RunOptions,
-    ) -> Result<EditedInputs<'_>, Vec<Diagnostic>> {
-        let (topology, workload, carbon) = self.inputs(h)?;
-        if o.host_counts.is_empty() {
-            return Ok((Cow::Borrowed(topology), workload, carbon));
-        }
-        let edited = with_host_counts(topology, &o.host_counts)?;
-        self.limits.check_hosts(edited.host_count())?;
-        Ok((Cow::Owned(edited), workload, carbon))
-    }
-
     /// Kept run `run` again, recording every decision about `explain` if given: runs are
     /// deterministic, so this is how the page's questions about a finished run are answered.
     fn rerun(
         &self,
         run: u32,
         explain: Option<String>,
-    ) -> Result<(SimResult, Option<sim::TaskExplanation>), Vec<Diagnostic>> {
+    ) -> Result<RunOutcome, Vec<Diagnostic>> {
         let inputs = self.run_inputs(run)?;
         self.simulate(
             &inputs.handles,
@@ -225,7 +149,7 @@ impl Session {
 
     fn run_inputs(&self, run: u32) -> Result<RunInputs, Vec<Diagnostic>> {
         match self.get(run, "run")? {
-            Loaded::Run(r) => Ok(r.clone()),
+            Held::Run(r) => Ok(r.clone()),
             _ => Err(vec![Diagnostic::error(
                 "",
                 format!("handle {run} is not a run"),
@@ -238,8 +162,11 @@ impl Session {
     pub fn explain(&self, run: u32, task_id: &str) -> Answer<sim::TaskExplanation> {
         guard(|| match self.rerun(run, Some(task_id.to_string())) {
             Err(errors) => Answer::Failure { errors },
-            Ok((_, Some(e))) => Answer::Success { value: e },
-            Ok((_, None)) => failure(format!("the run has no task with id `{task_id}`")),
+            Ok(RunOutcome {
+                explanation: Some(e),
+                ..
+            }) => Answer::Success { value: e },
+            Ok(_) => failure(format!("the run has no task with id `{task_id}`")),
         })
     }
 
@@ -251,16 +178,14 @@ impl Session {
                 Ok(r) => r,
                 Err(errors) => return Answer::Failure { errors },
             };
-            let snapshot = self.with_simulation(
-                &inputs.handles,
-                &inputs.policy,
-                &inputs.options,
-                None,
-                |mut sim, _| {
-                    sim.step_until(time_ms);
-                    sim.snapshot(time_ms)
-                },
-            );
+            let snapshot = self
+                .request(&inputs.handles, &inputs.policy, &inputs.options)
+                .and_then(|request| {
+                    request.with_simulation(|mut sim| {
+                        sim.step_until(time_ms);
+                        sim.snapshot(time_ms)
+                    })
+                });
             match snapshot {
                 Ok(value) => Answer::Success { value },
                 Err(errors) => Answer::Failure { errors },
@@ -274,60 +199,12 @@ impl Session {
     /// runs are deterministic, and a bulk run keeps no per-task copy for this.
     pub fn tasks_csv(&self, run: u32) -> Answer<String> {
         guard(|| match self.rerun(run, None) {
-            Ok((result, _)) => Answer::Success {
-                value: crate::output::csv::tasks(&result),
+            Ok(outcome) => Answer::Success {
+                value: crate::output::csv::tasks(&outcome.result),
             },
             Err(errors) => Answer::Failure { errors },
         })
     }
-}
-
-/// The topology with some host groups' counts changed (`cluster/host` keys).
-pub(super) fn with_host_counts(
-    t: &Topology,
-    counts: &BTreeMap<String, u32>,
-) -> Result<Topology, Vec<Diagnostic>> {
-    let mut t = t.clone();
-    let mut unknown = Vec::new();
-    for (key, &count) in counts {
-        let found = t
-            .clusters
-            .iter_mut()
-            .flat_map(|c| {
-                let name = c.name.clone();
-                c.groups
-                    .iter_mut()
-                    .map(move |g| (format!("{name}/{}", g.name), g))
-            })
-            .find(|(k, _)| k == key);
-        match found {
-            Some((_, g)) => g.count = count,
-            None => unknown.push(Diagnostic::error(
-                format!("hostCounts.{key}"),
-                format!("the topology has no host group `{key}` (keys are cluster/host)"),
-            )),
-        }
-    }
-    if !unknown.is_empty() {
-        return Err(unknown);
-    }
-    if t.host_count() == 0 {
-        return Err(vec![Diagnostic::error(
-            "hostCounts",
-            "the edited topology has no host",
-        )]);
-    }
-    let max = crate::input::topology::MAX_HOSTS;
-    if t.host_count() > max {
-        return Err(vec![Diagnostic::error(
-            "hostCounts",
-            format!(
-                "the edited topology has {} hosts; at most {max} are supported",
-                t.host_count()
-            ),
-        )]);
-    }
-    Ok(t)
 }
 
 /// The policy of a run or an export, its errors placed under `policy` (as in a scenario file).

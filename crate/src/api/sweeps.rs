@@ -33,7 +33,10 @@ impl Session {
                 }
             };
             // Every run uses the same inputs and options: check them once, before the first.
-            if let Err(errors) = self.edited_inputs(handles, options) {
+            if let Err(errors) = self
+                .request(handles, &policy, options)
+                .and_then(|r| r.options.sim_options(None).map(|_| ()))
+            {
                 return Answer::Failure { errors };
             }
             let mut failed: Option<Vec<Diagnostic>> = None;
@@ -47,7 +50,7 @@ impl Session {
                         ..options.clone()
                     };
                     match self.simulate(handles, policy, &o, None, &mut |_| {}) {
-                        Ok((result, _)) => result.metrics,
+                        Ok(outcome) => outcome.result.metrics,
                         Err(errors) => {
                             failed.get_or_insert(errors);
                             Default::default()

@@ -8,7 +8,7 @@ use crate::model::PowerModel;
 
 /// A host during the run: its power draw and what it has accumulated.
 #[derive(Debug, Clone)]
-pub(super) struct Host {
+pub(super) struct HostMeter {
     pub(super) model: PowerModel,
     pub(super) idle: f64,
     pub(super) usage: f64,
@@ -34,11 +34,11 @@ impl Simulation<'_> {
     pub(super) fn change_usage(&mut self, h: usize, t: i64) {
         self.integrate(h, t);
         let capacity = self.hosts[h].cpu_capacity;
-        let usage = self.rt[h]
+        let usage = self.meters[h]
             .running
             .iter()
             .fold(0.0, |sum, &i| sum + self.tasks[i as usize].usage);
-        let host = &mut self.rt[h];
+        let host = &mut self.meters[h];
         host.usage = usage;
         let u = if capacity > 0.0 {
             (host.usage / capacity).min(1.0)
@@ -55,7 +55,7 @@ impl Simulation<'_> {
     /// Adds host `h`'s energy, carbon, utilisation and busy time from its last change to `t`.
     pub(super) fn integrate(&mut self, h: usize, t: i64) {
         let capacity = self.hosts[h].cpu_capacity;
-        let host = &mut self.rt[h];
+        let host = &mut self.meters[h];
         let dt = t - host.last;
         if dt <= 0 {
             return;

@@ -34,15 +34,15 @@ pub struct TaskExplanation {
 
 /// Records the decisions about `task` as the run takes them.
 #[derive(Debug, Clone)]
-pub struct Recorder {
+pub struct ExplanationRecorder {
     pub task: u32,
     pub explanation: TaskExplanation,
 }
 
-impl Recorder {
+impl ExplanationRecorder {
     /// A recorder for the task at index `task` of the workload.
     pub fn new(task: u32) -> Self {
-        Recorder {
+        ExplanationRecorder {
             task,
             explanation: TaskExplanation::default(),
         }

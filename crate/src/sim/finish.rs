@@ -10,7 +10,7 @@ use crate::diag::Diagnostic;
 /// The result of a finished simulation.
 pub(super) fn result(mut sim: Simulation) -> SimResult {
     let end = sim.end;
-    for h in 0..sim.rt.len() {
+    for h in 0..sim.meters.len() {
         sim.integrate(h, end);
     }
     let workload = sim.scenario.workload;
@@ -71,16 +71,16 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
         .then(|| waits.iter().map(|&w| w as f64).sum::<f64>() / waits.len() as f64);
     let p95 = (!waits.is_empty()).then(|| waits[(95 * waits.len()).div_ceil(100) - 1]);
 
-    let mut hosts = Vec::with_capacity(sim.rt.len());
+    let mut hosts = Vec::with_capacity(sim.meters.len());
     let (mut idle_e, mut dyn_e, mut idle_c, mut dyn_c, mut util) = (0.0, 0.0, 0.0, 0.0, 0.0);
-    for (h, rt) in sim.rt.iter().enumerate() {
-        let idle_energy = rt.idle * end as f64 / 1000.0;
-        let idle_carbon = rt.idle * carbon_to_end / 3.6e9;
+    for (h, meter) in sim.meters.iter().enumerate() {
+        let idle_energy = meter.idle * end as f64 / 1000.0;
+        let idle_carbon = meter.idle * carbon_to_end / 3.6e9;
         idle_e += idle_energy;
-        dyn_e += rt.dynamic_energy;
+        dyn_e += meter.dynamic_energy;
         idle_c += idle_carbon;
-        dyn_c += rt.dynamic_carbon;
-        util += rt.utilization_ms;
+        dyn_c += meter.dynamic_carbon;
+        util += meter.utilization_ms;
         let spec = &sim.specs[h];
         hosts.push(HostRecord {
             name: sim.names[h].clone(),
@@ -89,15 +89,15 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
                 .clone(),
             cores: spec.cores,
             memory: spec.memory_mib,
-            busy_ms: rt.busy_ms,
-            energy_j: idle_energy + rt.dynamic_energy,
+            busy_ms: meter.busy_ms,
+            energy_j: idle_energy + meter.dynamic_energy,
             idle_energy_j: idle_energy,
-            dynamic_energy_j: rt.dynamic_energy,
-            carbon_g: has_carbon.then_some(idle_carbon + rt.dynamic_carbon),
-            tasks_run: rt.tasks_run,
+            dynamic_energy_j: meter.dynamic_energy,
+            carbon_g: has_carbon.then_some(idle_carbon + meter.dynamic_carbon),
+            tasks_run: meter.tasks_run,
         });
     }
-    let host_time = sim.rt.len() as f64 * end as f64;
+    let host_time = sim.meters.len() as f64 * end as f64;
     let metrics = Metrics {
         tasks_total: sim.tasks.len() as u64,
         tasks_completed: completed,

@@ -7,12 +7,12 @@
 //! `energy.rs`, and a task's record of its run in `task.rs`.
 
 use super::carbon::CarbonClock;
-use super::energy::Host;
+use super::energy::HostMeter;
 use super::events::EventQueue;
-use super::explain::{Recorder as Explainer, TaskExplanation};
+use super::explain::{ExplanationRecorder, TaskExplanation};
 use super::power::idle_power;
 use super::result::{RunSpan, SimResult, Span};
-use super::series::Recorder;
+use super::series::SeriesRecorder;
 use super::task::{State, Task};
 use super::{finish, Options, Scenario};
 use crate::diag::Diagnostic;
@@ -30,13 +30,13 @@ pub struct Simulation<'a> {
     pub(super) specs: Vec<HostSpec>,
     pub(super) names: Vec<String>,
     pub(super) hosts: Vec<HostState>,
-    pub(super) rt: Vec<Host>,
+    pub(super) meters: Vec<HostMeter>,
     pub(super) tasks: Vec<Task>,
     pub(super) start_epoch: i64,
     pub(super) carbon: Option<CarbonClock>,
     pub(super) warnings: Vec<Diagnostic>,
-    pub(super) series: Recorder,
-    pub(super) explainer: Option<Explainer>,
+    pub(super) series: SeriesRecorder,
+    pub(super) explainer: Option<ExplanationRecorder>,
     pub(super) scheduler: Scheduler,
     pub(super) rng: Rng,
     /// Task indices in submission order (stable on input order).
@@ -83,11 +83,11 @@ impl<'a> Simulation<'a> {
         let specs = scenario.topology.hosts();
         let names: Vec<String> = specs.iter().map(|h| h.name.clone()).collect();
         let hosts: Vec<HostState> = specs.iter().map(HostState::from_spec).collect();
-        let rt: Vec<Host> = specs
+        let meters: Vec<HostMeter> = specs
             .iter()
             .map(|h| {
                 let idle = idle_power(&h.power);
-                Host {
+                HostMeter {
                     model: h.power,
                     idle,
                     usage: 0.0,
@@ -153,7 +153,7 @@ impl<'a> Simulation<'a> {
         let carbon = scenario
             .carbon
             .and_then(|c| CarbonClock::new(c, start_epoch));
-        let total_idle_power = rt.iter().map(|h| h.idle).sum();
+        let total_idle_power = meters.iter().map(|h| h.idle).sum();
         let mut distinct_empty: Vec<HostState> = Vec::new();
         for h in &hosts {
             if !distinct_empty.contains(h) {
@@ -165,9 +165,9 @@ impl<'a> Simulation<'a> {
                 .tasks
                 .iter()
                 .position(|t| &t.id == id)
-                .map(|i| Explainer::new(i as u32))
+                .map(|i| ExplanationRecorder::new(i as u32))
         });
-        let series = Recorder::new(options.series_resolution_ms, total_idle_power);
+        let series = SeriesRecorder::new(options.series_resolution_ms, total_idle_power);
         let scheduler = Scheduler::new(scenario.policy, &hosts);
         let rng = crate::engine::rng(scenario.seed);
         let next_sample = carbon.as_ref().map_or(0, |c| c.first_index() + 1);
@@ -177,7 +177,7 @@ impl<'a> Simulation<'a> {
             specs,
             names,
             hosts,
-            rt,
+            meters,
             tasks,
             start_epoch,
             carbon,

@@ -286,7 +286,7 @@ impl Simulation<'_> {
         }
         let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         self.running_count += 1;
-        let host = &mut self.rt[h];
+        let host = &mut self.meters[h];
         host.running.push(i as u32);
         host.tasks_run += 1;
         self.change_usage(h, t);
@@ -357,7 +357,7 @@ impl Simulation<'_> {
         self.hosts[h].release(&demand);
         self.scheduler
             .moved(h, before, self.hosts[h].instance_count);
-        self.rt[h].running.retain(|&r| r != i as u32);
+        self.meters[h].running.retain(|&r| r != i as u32);
         self.change_usage(h, t);
     }
 }

@@ -4,7 +4,7 @@ use super::result::{RegimePoint, Series};
 
 /// Builds the series as the run goes.
 #[derive(Debug, Default)]
-pub struct Recorder {
+pub struct SeriesRecorder {
     pub series: Series,
     /// Power averaging: the current window's start and its accumulated W x ms.
     window_start: i64,
@@ -32,12 +32,12 @@ fn push_change<T: PartialEq + Copy>(points: &mut Vec<(i64, T)>, t: i64, v: T) {
     points.push((t, v));
 }
 
-impl Recorder {
+impl SeriesRecorder {
     /// A recorder averaging power over windows of `resolution_ms` (0: exact change points).
     pub fn new(resolution_ms: i64, idle_power: f64) -> Self {
-        let mut r = Recorder {
+        let mut r = SeriesRecorder {
             power: idle_power,
-            ..Recorder::default()
+            ..SeriesRecorder::default()
         };
         r.series.resolution_ms = resolution_ms.max(0);
         if r.series.resolution_ms == 0 {
@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn exact_change_points_drop_repeats() {
-        let mut r = Recorder::new(0, 10.0);
+        let mut r = SeriesRecorder::new(0, 10.0);
         r.power(0, 10.0);
         r.power(5, 20.0);
         r.power(5, 30.0);
@@ -141,7 +141,7 @@ mod tests {
 
     #[test]
     fn windows_average_the_power() {
-        let mut r = Recorder::new(10, 0.0);
+        let mut r = SeriesRecorder::new(10, 0.0);
         r.power(0, 100.0);
         r.power(5, 200.0); // window [0, 10): 5 x 100 + 5 x 200 = 1500 -> 150
         r.power(40, 0.0); // windows [10, 40) at 200

@@ -5,9 +5,8 @@
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use policy_playground::diag::Diagnostic;
 use policy_playground::experiment::{self, Disk, LoadError};
-use policy_playground::model::{CarbonTrace, Topology, Workload};
-use policy_playground::policy::Policy;
-use policy_playground::scenario;
+use policy_playground::request::{CarbonReference, RunRequest};
+use policy_playground::scenario::{self, ScenarioFile};
 use std::path::PathBuf;
 
 /// The input files of one run.
@@ -43,23 +42,32 @@ pub(super) fn load_error(e: LoadError) -> Exit {
     }
 }
 
-/// The inputs of one run, read from disk: a scenario file, or separate files.
-pub(super) struct Loaded {
-    pub topology: Topology,
-    pub workload: Workload,
-    pub carbon: Option<CarbonTrace>,
-    pub policy: Policy,
-    pub seed: u64,
-    pub quantum_ms: i64,
-    /// Warnings of every part, each naming its file.
-    pub warnings: Vec<Diagnostic>,
-    /// What ran, for summaries.
+/// The inputs of one run read from disk, as a scenario file holds them, with what ran (for
+/// summaries) and whether the topology's carbon reference was followed.
+pub(super) struct LoadedRun {
+    pub file: ScenarioFile,
     pub label: String,
+    pub carbon_reference: CarbonReference,
+}
+
+impl LoadedRun {
+    /// The run these inputs ask for, the command line's seed and quantum replacing the file's.
+    pub fn request(&self, seed: Option<u64>, quantum_ms: Option<i64>) -> RunRequest<'_> {
+        let mut request = self.file.request();
+        request.carbon_reference = self.carbon_reference;
+        if let Some(seed) = seed {
+            request.options.seed = seed;
+        }
+        if quantum_ms.is_some() {
+            request.options.quantum_ms = quantum_ms;
+        }
+        request
+    }
 }
 
 /// Reads a scenario file, or a topology, a workload, a policy and optionally a carbon trace
-/// (otherwise the topology's own reference).
-pub(super) fn load_inputs(args: &InputArgs) -> Result<Loaded, Exit> {
+/// (otherwise the topology's own reference, followed on disk).
+pub(super) fn load_inputs(args: &InputArgs) -> Result<LoadedRun, Exit> {
     if let Some(path) = &args.scenario {
         let text = std::fs::read(path).map_err(|e| {
             eprintln!("{}: cannot read the file: {e}", path.display());
@@ -69,19 +77,14 @@ pub(super) fn load_inputs(args: &InputArgs) -> Result<Loaded, Exit> {
             eprintln!("{}: not UTF-8 text", path.display());
             INVALID
         })?;
-        let s = scenario::read(&text).map_err(|ds| {
+        let file = scenario::read(&text).map_err(|ds| {
             print_diagnostics(Some(path), &ds);
             INVALID
         })?;
-        return Ok(Loaded {
-            topology: s.topology,
-            workload: s.workload,
-            carbon: s.carbon,
-            policy: s.policy,
-            seed: s.seed,
-            quantum_ms: s.quantum_ms,
-            warnings: s.warnings,
+        return Ok(LoadedRun {
+            file,
             label: path.display().to_string(),
+            carbon_reference: CarbonReference::NotFollowed,
         });
     }
     let (Some(tp), Some(wp), Some(pp)) = (&args.topology, &args.workload, &args.policy) else {
@@ -103,14 +106,17 @@ pub(super) fn load_inputs(args: &InputArgs) -> Result<Loaded, Exit> {
             carbon
         }
     };
-    Ok(Loaded {
+    Ok(LoadedRun {
         label: format!("{} on {}", wp.display(), tp.display()),
-        topology,
-        workload,
-        carbon,
-        policy,
-        seed: 0,
-        quantum_ms: policy_playground::sim::DEFAULT_QUANTUM_MS,
-        warnings,
+        file: ScenarioFile {
+            topology,
+            workload,
+            carbon,
+            policy,
+            seed: 0,
+            quantum_ms: policy_playground::sim::DEFAULT_QUANTUM_MS,
+            warnings,
+        },
+        carbon_reference: CarbonReference::Followed,
     })
 }

@@ -1,13 +1,13 @@
 //! `policy-playground simulate`: a scenario file, an OpenDC experiment, or separate files, run
 //! and summarised (or printed as JSON).
 
-use super::inputs::{load_error, load_inputs, InputArgs, Loaded};
+use super::inputs::{load_error, load_inputs, InputArgs};
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use policy_playground::experiment::{self, Disk};
 use policy_playground::policy::Policy;
-use policy_playground::scenario;
-use policy_playground::sim::{Options, Scenario, SimResult, Simulation};
+use policy_playground::request::{CarbonReference, Inputs, RunOptions, RunOutcome, RunRequest};
+use policy_playground::sim::SimResult;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -51,12 +51,6 @@ pub struct Args {
     pub max_instants: Option<u64>,
 }
 
-/// One run to make: borrowed inputs and labels for the summary.
-struct Job<'a> {
-    label: String,
-    scenario: Scenario<'a>,
-}
-
 /// Runs `simulate`.
 pub fn run(args: Args) -> Result<(), Exit> {
     let forms = [
@@ -70,59 +64,17 @@ pub fn run(args: Args) -> Result<(), Exit> {
         eprintln!("simulate: give exactly one of --scenario FILE, --experiment FILE, or --topology FILE --workload PATH --policy FILE");
         return Err(UNREADABLE);
     }
-    let options = Options {
-        explain_task: args.explain.clone(),
-        series_resolution_ms: args
-            .series_resolution_ms
-            .unwrap_or(Options::default().series_resolution_ms),
-        max_time_ms: args
-            .max_time_ms
-            .unwrap_or(policy_playground::sim::MAX_TIME_MS),
-        max_instants: args
-            .max_instants
-            .unwrap_or(policy_playground::sim::MAX_INSTANTS),
-    };
-    if let Some(q) = args.quantum_ms {
-        if !(1..=scenario::MAX_QUANTUM_MS).contains(&q) {
-            eprintln!(
-                "simulate: --quantum-ms must be in [1, {}], got {q}",
-                scenario::MAX_QUANTUM_MS
-            );
-            return Err(UNREADABLE);
-        }
-    }
     if let Some(path) = &args.experiment {
-        return run_experiment(path, &args, options);
+        return run_experiment(path, &args);
     }
-    let Loaded {
-        topology,
-        workload,
-        carbon,
-        policy,
-        seed,
-        quantum_ms: quantum,
-        warnings,
-        label,
-    } = load_inputs(&args.inputs)?;
-    let scenario = Scenario {
-        topology: &topology,
-        workload: &workload,
-        carbon: carbon.as_ref(),
-        policy: &policy,
-        seed: args.seed.unwrap_or(seed),
-        quantum_ms: args.quantum_ms.unwrap_or(quantum),
-    };
-    let mut result = simulate_with_progress(
-        &Job {
-            label: label.clone(),
-            scenario,
-        },
-        options.clone(),
-    );
-    let mut all = warnings;
-    all.append(&mut result.0.warnings);
-    result.0.warnings = all;
-    let (result, explanation) = result;
+    let loaded = load_inputs(&args.inputs)?;
+    let mut request = loaded.request(args.seed, args.quantum_ms);
+    set_options(&mut request.options, &args);
+    request.explain = args.explain.clone();
+    let RunOutcome {
+        result,
+        explanation,
+    } = run_with_progress(&loaded.label, &request)?;
     if let Some(path) = &args.tasks_csv {
         let csv = policy_playground::output::csv::tasks(&result);
         std::fs::write(path, csv).map_err(|e| {
@@ -144,7 +96,7 @@ pub fn run(args: Args) -> Result<(), Exit> {
         emit(&args.out, &text)?;
     } else {
         print_diagnostics(None, &result.warnings);
-        let mut text = summary(&label, &policy, &result);
+        let mut text = summary(&loaded.label, &loaded.file.policy, &result);
         if let Some(e) = explanation {
             text.push_str(&format!(
                 "\nexplanation of task {}:\n{}\n",
@@ -155,6 +107,13 @@ pub fn run(args: Args) -> Result<(), Exit> {
         emit(&args.out, &text)?;
     }
     Ok(())
+}
+
+/// The run options the command line sets besides the seed and the quantum.
+fn set_options(o: &mut RunOptions, args: &Args) {
+    o.series_resolution_ms = args.series_resolution_ms;
+    o.max_time_ms = args.max_time_ms;
+    o.max_instants = args.max_instants;
 }
 
 pub(super) fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), Exit> {
@@ -171,30 +130,29 @@ pub(super) fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), Exit> {
     }
 }
 
-/// Runs one job, with a progress bar on stderr once it has taken more than a second.
-fn simulate_with_progress(
-    job: &Job,
-    options: Options,
-) -> (SimResult, Option<policy_playground::sim::TaskExplanation>) {
+/// Runs one request, with a progress bar on stderr once it has taken more than a second. A
+/// request the run refuses (a bad option) is printed, and is a usage error.
+fn run_with_progress(label: &str, request: &RunRequest) -> Result<RunOutcome, Exit> {
     let started = Instant::now();
     let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::hidden());
     bar.set_style(
         ProgressStyle::with_template("{msg} [{bar:30}] {percent}% ({elapsed})")
             .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    bar.set_message(job.label.clone());
+    bar.set_message(label.to_string());
     let mut shown = false;
-    let mut sim = Simulation::new(job.scenario, options);
-    while !sim.step(4096) {
+    let outcome = request.run(&mut |fraction| {
         if !shown && started.elapsed() > Duration::from_secs(1) {
             bar.set_draw_target(ProgressDrawTarget::stderr());
             shown = true;
         }
-        bar.set_position((sim.progress() * 1000.0) as u64);
-    }
+        bar.set_position((fraction * 1000.0) as u64);
+    });
     bar.finish_and_clear();
-    let explanation = sim.explanation().cloned();
-    (sim.finish(), explanation)
+    outcome.map_err(|ds| {
+        print_diagnostics(None, &ds);
+        UNREADABLE
+    })
 }
 
 fn kwh(j: f64) -> String {
@@ -257,7 +215,7 @@ pub fn summary(label: &str, policy: &Policy, r: &SimResult) -> String {
     s
 }
 
-fn run_experiment(path: &Path, args: &Args, options: Options) -> Result<(), Exit> {
+fn run_experiment(path: &Path, args: &Args) -> Result<(), Exit> {
     let exp = experiment::load(&Disk, path).map_err(load_error)?;
     if !args.json {
         print_diagnostics(None, &exp.warnings);
@@ -266,28 +224,28 @@ fn run_experiment(path: &Path, args: &Args, options: Options) -> Result<(), Exit
     for run in &exp.runs {
         let (tl, topology, carbon) = &exp.topologies[run.topology];
         let (wl, workload) = &exp.workloads[run.workload];
-        let policy = &exp.policies[run.policy];
         let seed = args.seed.map_or(run.seed, |s| s + run.run as u64);
         let label = format!(
             "{wl} on {tl}, policy {} run {} (seed {seed})",
             run.policy + 1,
             run.run + 1
         );
-        let job = Job {
-            label: label.clone(),
-            scenario: Scenario {
-                topology,
-                workload,
-                carbon: carbon.as_ref(),
-                policy,
-                seed,
-                quantum_ms: args
-                    .quantum_ms
-                    .unwrap_or(policy_playground::sim::DEFAULT_QUANTUM_MS),
-            },
+        let inputs = Inputs {
+            topology,
+            workload,
+            carbon: carbon.as_ref(),
         };
-        let (result, _) = simulate_with_progress(&job, options.clone());
-        rows.push((label, run, result));
+        let mut request = RunRequest::new(
+            inputs,
+            &exp.policies[run.policy],
+            CarbonReference::Followed,
+        );
+        request.options.seed = seed;
+        request.options.quantum_ms = args.quantum_ms;
+        set_options(&mut request.options, args);
+        request.explain = args.explain.clone();
+        let outcome = run_with_progress(&label, &request)?;
+        rows.push((label, run, outcome.result));
     }
     if args.json {
         let items: Vec<serde_json::Value> = rows

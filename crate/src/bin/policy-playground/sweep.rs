@@ -2,11 +2,10 @@
 //! seeds ([`policy_playground::sweep`]), printed as a table of means with their ranges, or as
 //! JSON.
 
-use super::inputs::{load_inputs, InputArgs, Loaded};
+use super::inputs::{load_inputs, InputArgs};
 use super::simulate::emit;
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use policy_playground::policy::expand;
-use policy_playground::sim::{simulate, Options, Scenario};
 use policy_playground::sweep::{self, SweepReport, SweepSpec};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -54,19 +53,11 @@ pub fn run(args: Args) -> Result<(), Exit> {
         eprintln!("sweep: give --scenario FILE, or --topology FILE --workload PATH --policy FILE");
         return Err(UNREADABLE);
     }
-    let Loaded {
-        topology,
-        workload,
-        carbon,
-        policy,
-        seed,
-        quantum_ms,
-        warnings,
-        label,
-    } = load_inputs(&args.inputs)?;
+    let loaded = load_inputs(&args.inputs)?;
+    let policy = &loaded.file.policy;
     if args.parameter.as_deref() == Some("list") {
         let mut text = String::new();
-        for (pointer, value) in sweep::settings(&expand::to_json(&policy)) {
+        for (pointer, value) in sweep::settings(&expand::to_json(policy)) {
             let _ = writeln!(text, "{pointer} = {value}");
         }
         return emit(&args.out, text.trim_end());
@@ -86,19 +77,17 @@ pub fn run(args: Args) -> Result<(), Exit> {
         values,
         seeds: args.seeds,
     };
-    let (points, seeds) = sweep::plan(&policy, &spec, args.seed.unwrap_or(seed)).map_err(|ds| {
+    // One request for every run: only its policy and seed change.
+    let request = loaded.request(args.seed, args.quantum_ms);
+    if let Err(ds) = request.options.sim_options(None) {
+        print_diagnostics(None, &ds);
+        return Err(UNREADABLE);
+    }
+    let (points, seeds) = sweep::plan(policy, &spec, request.options.seed).map_err(|ds| {
         print_diagnostics(None, &ds);
         INVALID
     })?;
-    print_diagnostics(None, &warnings);
-    let quantum_ms = args.quantum_ms.unwrap_or(quantum_ms);
-    if !(1..=policy_playground::scenario::MAX_QUANTUM_MS).contains(&quantum_ms) {
-        eprintln!(
-            "sweep: --quantum-ms must be in [1, {}], got {quantum_ms}",
-            policy_playground::scenario::MAX_QUANTUM_MS
-        );
-        return Err(UNREADABLE);
-    }
+    print_diagnostics(None, &request.warnings);
     let total = points.len() * seeds.len();
     let show = total > 1 && std::io::stderr().is_terminal();
     let report = sweep::run(
@@ -106,15 +95,12 @@ pub fn run(args: Args) -> Result<(), Exit> {
         points,
         seeds,
         |policy, seed| {
-            let scenario = Scenario {
-                topology: &topology,
-                workload: &workload,
-                carbon: carbon.as_ref(),
-                policy,
-                seed,
-                quantum_ms,
-            };
-            simulate(scenario, Options::default()).metrics
+            let mut run = request.clone();
+            run.policy = policy;
+            run.options.seed = seed;
+            run.run(&mut |_| {})
+                .map(|outcome| outcome.result.metrics)
+                .unwrap_or_default()
         },
         &mut |done, _| {
             if show {
@@ -135,7 +121,7 @@ pub fn run(args: Args) -> Result<(), Exit> {
             INVALID
         })?
     } else {
-        table(&label, &report, carbon.is_some())
+        table(&loaded.label, &report, loaded.file.carbon.is_some())
     };
     emit(&args.out, &text)
 }
