@@ -286,6 +286,9 @@ impl Simulation<'_> {
         }
         let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         self.running_count += 1;
+        // The time up to now is integrated with the host's tasks as they were: a host is busy
+        // from its first task's start, not before it.
+        self.integrate(h, t);
         let host = &mut self.meters[h];
         host.running.push(i as u32);
         host.tasks_run += 1;
@@ -357,6 +360,8 @@ impl Simulation<'_> {
         self.hosts[h].release(&demand);
         self.scheduler
             .moved(h, before, self.hosts[h].instance_count);
+        // Integrated with the task still running: a host is busy until its last task ends.
+        self.integrate(h, t);
         self.meters[h].running.retain(|&r| r != i as u32);
         self.change_usage(h, t);
     }

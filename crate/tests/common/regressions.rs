@@ -24,6 +24,8 @@ pub struct Regression {
     pub scenario: &'static str,
     pub makespan_ms: i64,
     pub energy_j: f64,
+    /// The busy time of the one host `H0`: the union of its tasks' run spans.
+    pub busy_ms: i64,
     pub tasks: &'static [TaskExpectation],
 }
 
@@ -48,6 +50,8 @@ pub const REGRESSIONS: &[Regression] = &[
         scenario: scenario!("min-A-stopper-remaining.json"),
         makespan_ms: 9_000_000,
         energy_j: 3_240_000.0,
+        // Runs [0, 1H] and [1.5H, 2.5H].
+        busy_ms: 2 * H,
         tasks: &[TaskExpectation {
             id: "a",
             host: Some("H0"),
@@ -65,6 +69,8 @@ pub const REGRESSIONS: &[Regression] = &[
         scenario: scenario!("min-W-stale-latest-start.json"),
         makespan_ms: 14_400_000,
         energy_j: 3_960_000.0,
+        // Runs [1H, 2H] and [3.5H, 4H].
+        busy_ms: 5_400_000,
         tasks: &[TaskExpectation {
             id: "w",
             host: Some("H0"),
@@ -82,6 +88,8 @@ pub const REGRESSIONS: &[Regression] = &[
         scenario: scenario!("min-J-rejected-submission-cycle.json"),
         makespan_ms: 11_000,
         energy_j: 2_800.0,
+        // A over [0, 10,000], then B and C over [10,000, 11,000].
+        busy_ms: 11_000,
         tasks: &[
             TaskExpectation {
                 id: "A",
@@ -128,6 +136,8 @@ pub const REGRESSIONS: &[Regression] = &[
         scenario: scenario!("min-N-usage-residual.json"),
         makespan_ms: 100_000_000,
         energy_j: 497.468_076_502_562,
+        // Z runs throughout.
+        busy_ms: 100_000_000,
         tasks: &[
             TaskExpectation {
                 id: "Z",
@@ -195,6 +205,12 @@ pub fn mismatches(r: &Regression, result: &Value) -> Vec<String> {
         format!("energyJ {} (relative 1e-12)", r.energy_j),
         ((energy - r.energy_j) / r.energy_j).abs() <= 1e-12,
         m["energyJ"].to_string(),
+    );
+    let busy = &result["hosts"][0]["busyMs"];
+    check(
+        format!("hosts[0].busyMs {}", r.busy_ms),
+        busy.as_i64() == Some(r.busy_ms),
+        busy.to_string(),
     );
     let tasks = result["tasks"].as_array().cloned().unwrap_or_default();
     check(
