@@ -15,8 +15,17 @@ pub enum Severity {
     Warning,
 }
 
+/// Where a diagnostic without a position should be placed in a JSON text: at the value its
+/// path names, or at the key the path ends with (an unknown key, SPEC 1.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Anchor {
+    #[default]
+    Value,
+    Key,
+}
+
 /// One problem found in an input.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, Serialize)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub message: String,
@@ -30,6 +39,18 @@ pub struct Diagnostic {
     /// files it names); absent for a single document.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// Where a reader that places diagnostics by path puts this one (not part of its JSON).
+    #[serde(skip)]
+    pub anchor: Anchor,
+}
+
+/// Two diagnostics are equal when they say the same thing at the same place; the anchor only
+/// says how a place is found.
+impl PartialEq for Diagnostic {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.severity, &self.message, &self.path, self.line, self.column, &self.file)
+            == (&other.severity, &other.message, &other.path, other.line, other.column, &other.file)
+    }
 }
 
 impl Diagnostic {
@@ -42,6 +63,7 @@ impl Diagnostic {
             line: None,
             column: None,
             file: None,
+            anchor: Anchor::Value,
         }
     }
 
@@ -51,6 +73,12 @@ impl Diagnostic {
             severity: Severity::Warning,
             ..Diagnostic::error(path, message)
         }
+    }
+
+    /// The same diagnostic, to be placed at the key its path ends with.
+    pub fn at_key(mut self) -> Self {
+        self.anchor = Anchor::Key;
+        self
     }
 
     /// The same diagnostic placed at a line and column.

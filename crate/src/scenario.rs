@@ -11,7 +11,6 @@
 
 use crate::diag::{has_errors, join_path, Diagnostic};
 use crate::input;
-use crate::input::problems::Anchor;
 use crate::json::{self, LineIndex};
 use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::parse::Reader;
@@ -63,7 +62,8 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
                     "unknown key `{key}` in a scenario{hint}; valid keys: {}",
                     KEYS.join(", ")
                 ),
-            ));
+            )
+            .at_key());
         }
     }
     let mut part = |key: &str| -> Option<&Value> {
@@ -125,18 +125,7 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
         problems.extend(reader.diagnostics);
         policy
     });
-    let anchored = problems
-        .into_iter()
-        .map(|d| {
-            let anchor = if d.message.starts_with("unknown key") {
-                Anchor::Key
-            } else {
-                Anchor::Value
-            };
-            (d, anchor)
-        })
-        .collect();
-    let mut diagnostics = input::json_text::place(text, anchored);
+    let mut diagnostics = input::json_text::place(text, problems);
     if has_errors(&diagnostics) {
         diagnostics.sort_by_key(|d| !d.is_error());
         return Err(diagnostics);

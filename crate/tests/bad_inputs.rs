@@ -554,3 +554,30 @@ fn the_cli_exits_1_for_invalid_content_and_2_for_a_missing_file() {
         );
     }
 }
+
+/// An unknown key is placed at the key itself (SPEC 1.1), wherever it is in a scenario: at the
+/// top level, in an embedded task and in a carbon row. The anchor travels with the diagnostic
+/// from the reader that found it; nothing reads its message to decide where it goes.
+#[test]
+fn unknown_keys_in_a_scenario_point_at_the_key() {
+    let ok = std::fs::read_to_string(corpus("scenario-ok.json")).unwrap();
+    let text = ok
+        .replace("\"memory\": 100}", "\"memory\": 100, \"cpuCont\": 1}")
+        .replace("\"seed\": 0", "\"sed\": 0, \"carbon\": [{\"timestamp\": 0, \"carbonIntensity\": 1, \"value\": 2}]");
+    let ds = scenario::read(&text).unwrap_err();
+    for (path, key) in [
+        ("workload.tasks[0].cpuCont", "\"cpuCont\""),
+        ("sed", "\"sed\""),
+        ("carbon[0].value", "\"value\""),
+    ] {
+        let d = ds
+            .iter()
+            .find(|d| d.path == path)
+            .unwrap_or_else(|| panic!("no diagnostic at {path}: {ds:#?}"));
+        let at = text.find(key).expect("the key is in the text");
+        assert_eq!((d.line, d.column), {
+            let (l, c) = position(&text, at);
+            (Some(l), Some(c))
+        }, "{path}: {}", d.message);
+    }
+}

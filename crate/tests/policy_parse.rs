@@ -963,3 +963,52 @@ fn truncated_and_damaged_documents_never_panic_and_stay_inside_the_text() {
         }
     }
 }
+
+/// A value of `kind` other than any default of the catalog, for the test below.
+fn unusual_value(kind: policy_playground::policy::catalog::Kind) -> serde_json::Value {
+    use policy_playground::policy::catalog::Kind;
+    match kind {
+        Kind::Bool => serde_json::json!(true),
+        Kind::Int { min, .. } => serde_json::json!(min + 2),
+        Kind::Positive => serde_json::json!(0.625),
+        Kind::Fraction => serde_json::json!(0.375),
+        Kind::Finite => serde_json::json!(-2.5),
+    }
+}
+
+/// Every filter of the catalog reads as the variant of its own name, with each of its
+/// parameters as given (not a default, and not another filter: the reader maps names to
+/// variants by an exhaustive list, and a catalog entry it lacks would fail here).
+#[test]
+fn every_catalog_filter_reads_as_its_own_variant() {
+    use policy_playground::policy::{catalog, expand};
+    for def in catalog::FILTERS {
+        let mut filter = serde_json::json!({ "type": def.name });
+        for p in def.params {
+            filter[p.name] = unusual_value(p.kind);
+        }
+        let text = serde_json::json!({"type": "filter", "filters": [filter]}).to_string();
+        let (policy, _) = policy_from_text(&text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(policy.filters.len(), 1, "{text}");
+        assert_eq!(policy.filters[0].name(), def.name, "{text}");
+        let written = &expand::to_json(&policy)["filters"][0];
+        for p in def.params {
+            assert_eq!(written[p.name], filter[p.name], "{}.{}", def.name, p.name);
+        }
+    }
+}
+
+/// Every weigher of the catalog reads as its own kind with the multiplier given.
+#[test]
+fn every_catalog_weigher_reads_as_its_own_kind() {
+    use policy_playground::policy::catalog;
+    for def in catalog::WEIGHERS {
+        let text = format!(
+            r#"{{"type": "filter", "weighers": [{{"type": "{}", "multiplier": -2.5}}]}}"#,
+            def.name
+        );
+        let (policy, _) = policy_from_text(&text).unwrap_or_else(|e| panic!("{text}: {e:?}"));
+        assert_eq!(policy.weighers[0].kind.name(), def.name, "{text}");
+        assert_eq!(policy.weighers[0].multiplier, -2.5, "{text}");
+    }
+}

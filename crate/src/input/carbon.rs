@@ -163,14 +163,7 @@ pub fn read_carbon_csv(text: &str) -> Result<CarbonTrace, Vec<Diagnostic>> {
 /// Reads a JSON carbon trace from text.
 pub fn read_carbon_json(text: &str) -> Result<CarbonTrace, Vec<Diagnostic>> {
     let value = super::json_text::parse(text, "the carbon trace").map_err(|d| vec![d])?;
-    carbon_from_value(&value).map_err(|ds| {
-        super::json_text::place(
-            text,
-            ds.into_iter()
-                .map(|d| (d, super::problems::Anchor::Value))
-                .collect(),
-        )
-    })
+    carbon_from_value(&value).map_err(|ds| super::json_text::place(text, ds))
 }
 
 /// Reads a JSON carbon trace already parsed: `[{"timestamp", "carbonIntensity"}]`.

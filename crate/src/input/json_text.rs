@@ -10,7 +10,7 @@
 use crate::diag::Diagnostic;
 use crate::json::{self, LineIndex, Node};
 
-use super::problems::Anchor;
+use crate::diag::Anchor;
 
 /// Largest text whose diagnostics are placed at a line and column.
 pub const PLACE_LIMIT: usize = 16 << 20;
@@ -49,23 +49,23 @@ fn strip_position(message: &str) -> &str {
 
 /// The diagnostics placed at the positions their paths name in `text`, when the text is small
 /// enough and parses; otherwise they are returned as they are.
-pub fn place(text: &str, diagnostics: Vec<(Diagnostic, Anchor)>) -> Vec<Diagnostic> {
-    let root = if text.len() <= PLACE_LIMIT && diagnostics.iter().any(|(d, _)| d.line.is_none()) {
+pub fn place(text: &str, diagnostics: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let root = if text.len() <= PLACE_LIMIT && diagnostics.iter().any(|d| d.line.is_none()) {
         json::parse(text).ok()
     } else {
         None
     };
     let Some(root) = root else {
-        return diagnostics.into_iter().map(|(d, _)| d).collect();
+        return diagnostics;
     };
     let index = LineIndex::new(text);
     diagnostics
         .into_iter()
-        .map(|(d, anchor)| {
+        .map(|d| {
             if d.line.is_some() {
                 return d;
             }
-            match locate(&root, &d.path, anchor) {
+            match locate(&root, &d.path, d.anchor) {
                 Some(offset) => index.place(d, offset),
                 None => d,
             }
@@ -166,7 +166,7 @@ mod tests {
         assert_eq!(locate(&root, "", Anchor::Value), Some(0));
         let d = place(
             text,
-            vec![(Diagnostic::error("a[0].b", "bad"), Anchor::Value)],
+            vec![Diagnostic::error("a[0].b", "bad")],
         );
         assert_eq!((d[0].line, d[0].column), (Some(1), Some(15)));
     }

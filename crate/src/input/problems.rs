@@ -7,25 +7,18 @@
 
 use std::collections::BTreeSet;
 
+pub use crate::diag::Anchor;
 use crate::diag::Diagnostic;
 
 /// Errors kept in full before the rest are only counted.
 pub const MAX_ERRORS: usize = 50;
 
-/// Where a diagnostic should be placed in a JSON text: at the value its path names, or at the
-/// key (for unknown keys, SPEC 1.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Anchor {
-    Value,
-    Key,
-}
-
 /// The errors and warnings of one input, in the order found.
 #[derive(Debug, Default)]
 pub struct Problems {
-    errors: Vec<(Diagnostic, Anchor)>,
+    errors: Vec<Diagnostic>,
     more_errors: u64,
-    warnings: Vec<(Diagnostic, Anchor)>,
+    warnings: Vec<Diagnostic>,
     warned: BTreeSet<String>,
 }
 
@@ -46,25 +39,26 @@ impl Problems {
     }
 
     /// Records an error diagnostic as given.
-    pub fn push_error(&mut self, d: Diagnostic, anchor: Anchor) {
+    pub fn push_error(&mut self, mut d: Diagnostic, anchor: Anchor) {
+        d.anchor = anchor;
         if self.errors.len() < MAX_ERRORS {
-            self.errors.push((d, anchor));
+            self.errors.push(d);
         } else {
             self.more_errors += 1;
         }
     }
 
     /// Records a warning, unless one with the same `kind` was recorded already.
-    pub fn warn_once(&mut self, kind: &str, d: Diagnostic, anchor: Anchor) {
+    pub fn warn_once(&mut self, kind: &str, mut d: Diagnostic, anchor: Anchor) {
+        d.anchor = anchor;
         if self.warned.insert(kind.to_string()) {
-            self.warnings.push((d, anchor));
+            self.warnings.push(d);
         }
     }
 
     /// Records a warning.
     pub fn warn(&mut self, path: impl Into<String>, message: impl Into<String>) {
-        self.warnings
-            .push((Diagnostic::warning(path, message), Anchor::Value));
+        self.warnings.push(Diagnostic::warning(path, message));
     }
 
     /// True when an error was recorded.
@@ -72,28 +66,23 @@ impl Problems {
         !self.errors.is_empty()
     }
 
-    /// The diagnostics with their anchors: errors first (with the closing count when some were
-    /// left out), then warnings.
-    pub fn into_anchored(self) -> Vec<(Diagnostic, Anchor)> {
+    /// The diagnostics: errors first (with the closing count when some were left out), then
+    /// warnings.
+    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
         let mut all = self.errors;
         if self.more_errors > 0 {
-            all.push((
-                Diagnostic::error("", format!("{} more errors not shown", self.more_errors)),
-                Anchor::Value,
+            all.push(Diagnostic::error(
+                "",
+                format!("{} more errors not shown", self.more_errors),
             ));
         }
         all.extend(self.warnings);
         all
     }
 
-    /// The diagnostics: errors first, then warnings.
-    pub fn into_diagnostics(self) -> Vec<Diagnostic> {
-        self.into_anchored().into_iter().map(|(d, _)| d).collect()
-    }
-
     /// The warnings only, for a result that is returned.
     pub fn into_warnings(self) -> Vec<Diagnostic> {
-        self.warnings.into_iter().map(|(d, _)| d).collect()
+        self.warnings
     }
 
     /// `Ok(value)` with nothing else to say, or every diagnostic when there is an error.

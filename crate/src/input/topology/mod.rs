@@ -57,7 +57,7 @@ pub const POWER_MODEL_TYPES: [&str; 7] = [
 pub fn read_topology(text: &str) -> Result<Topology, Vec<Diagnostic>> {
     let value = json_text::parse(text, "the topology").map_err(|d| vec![d])?;
     let (topology, problems) = walk(&value);
-    let diagnostics = json_text::place(text, problems.into_anchored());
+    let diagnostics = json_text::place(text, problems.into_diagnostics());
     finish(topology, diagnostics)
 }
 
