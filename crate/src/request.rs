@@ -62,6 +62,17 @@ pub fn bad_quantum(found: &dyn std::fmt::Display) -> Diagnostic {
 }
 
 impl RunOptions {
+    /// The options with every default written out (what the page starts from: the wasm's
+    /// `defaultOptions()`); the limits stay absent, meaning the simulator's.
+    pub fn defaults() -> Self {
+        RunOptions {
+            seed: 0,
+            quantum_ms: Some(sim::DEFAULT_QUANTUM_MS),
+            series_resolution_ms: Some(sim::Options::default().series_resolution_ms),
+            ..RunOptions::default()
+        }
+    }
+
     /// The simulator's options for these run options, or the errors naming each bad option.
     pub fn sim_options(&self, explain: Option<String>) -> Result<sim::Options, Vec<Diagnostic>> {
         let defaults = sim::Options::default();
@@ -277,6 +288,21 @@ mod tests {
         let errors = o.sim_options(None).expect_err("two bad options");
         let paths: Vec<&str> = errors.iter().map(|d| d.path.as_str()).collect();
         assert_eq!(paths, ["quantumMs", "seriesResolutionMs"]);
+    }
+
+    #[test]
+    fn the_written_out_defaults_run_as_absent_ones() {
+        let written = RunOptions::defaults();
+        assert_eq!(written.quantum_ms, Some(1000));
+        assert_eq!(written.series_resolution_ms, Some(60_000));
+        let (a, b) = (written.sim_options(None), RunOptions::default().sim_options(None));
+        let (a, b) = (a.expect("valid"), b.expect("valid"));
+        assert_eq!(
+            (a.series_resolution_ms, a.max_time_ms, a.max_instants),
+            (b.series_resolution_ms, b.max_time_ms, b.max_instants)
+        );
+        let json = serde_json::to_value(&written).expect("serializable");
+        assert_eq!(json, serde_json::json!({"seed": 0, "quantumMs": 1000, "seriesResolutionMs": 60000, "hostCounts": {}}));
     }
 
     #[test]

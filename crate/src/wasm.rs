@@ -53,6 +53,18 @@ pub fn default_policy() -> String {
     api::default_policy_json_str()
 }
 
+/// See [`api::default_options`].
+#[wasm_bindgen(js_name = defaultOptions)]
+pub fn default_options() -> String {
+    api::default_options_json_str()
+}
+
+/// See [`api::metrics`].
+#[wasm_bindgen]
+pub fn metrics() -> String {
+    api::metrics_json_str()
+}
+
 /// See [`api::policy_schema`].
 #[wasm_bindgen(js_name = policySchema)]
 pub fn policy_schema() -> String {

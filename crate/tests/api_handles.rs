@@ -108,3 +108,59 @@ fn host_counts_edit_the_topology_and_bad_handles_fail() {
         Answer::Failure { .. }
     ));
 }
+
+/// The page's defaults and metric labels come from Rust: `defaultOptions` writes every default
+/// out, and a run with them gives exactly the run with no options; `metrics` lists every field
+/// of a result's metrics with its label, unit and scale.
+#[test]
+fn default_options_and_the_metrics_catalog_are_rusts() {
+    use policy_playground::api::{default_options_json_str, metrics_json_str};
+    let defaults: serde_json::Value = serde_json::from_str(&default_options_json_str()).unwrap();
+    assert_eq!(
+        defaults["value"],
+        serde_json::json!({"seed": 0, "quantumMs": 1000, "seriesResolutionMs": 60000, "hostCounts": {}})
+    );
+    let mut s = Session::new();
+    let teaching = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../www/samples/teaching/scenario.json"
+    ))
+    .unwrap();
+    let loaded: serde_json::Value = serde_json::from_str(&s.load_scenario(&teaching).to_json_string()).unwrap();
+    let handles = serde_json::json!({
+        "topology": loaded["value"]["topology"]["handle"],
+        "workload": loaded["value"]["workload"]["handle"],
+        "carbon": loaded["value"]["carbon"]["handle"],
+    })
+    .to_string();
+    let policy = r#"{"type": "prefab", "policyName": "Mem"}"#;
+    let mut result = |options: &str| {
+        let v: serde_json::Value = serde_json::from_str(&s.run_json_str(&handles, policy, options)).unwrap();
+        v["value"]["result"].clone()
+    };
+    let with_defaults = result(&defaults["value"].to_string());
+    assert!(with_defaults["metrics"]["tasksTotal"].as_u64() > Some(0));
+    assert_eq!(with_defaults, result("{}"));
+    let catalog: serde_json::Value = serde_json::from_str(&metrics_json_str()).unwrap();
+    let keys: Vec<&str> = catalog["value"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["key"].as_str().unwrap())
+        .collect();
+    let mut in_result: Vec<&str> = with_defaults["metrics"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    let mut listed = keys.clone();
+    listed.sort_unstable();
+    in_result.sort_unstable();
+    assert_eq!(listed, in_result);
+    let energy = &catalog["value"][keys.iter().position(|k| *k == "energyJ").unwrap()];
+    assert_eq!((energy["unit"].as_str(), energy["rawUnit"].as_str()), (Some("kWh"), Some("J")));
+    let kwh = energy["scale"].as_f64().map_or(f64::NAN, |s| s * 3.6e6);
+    assert!((kwh - 1.0).abs() < 1e-15, "J to kWh: {kwh}");
+    assert_eq!(energy["better"], "lower");
+}

@@ -387,3 +387,15 @@ fn each_regression_scenario_gives_its_worked_out_result() {
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
+
+/// The page's defaults and metrics catalog come from the wasm, as natively.
+#[wasm_bindgen_test]
+fn default_options_and_metrics_come_from_rust() {
+    let d = answer(&wasm::default_options());
+    assert_eq!(d["value"]["quantumMs"], 1000);
+    assert_eq!(d["value"]["seed"], 0);
+    let m = answer(&wasm::metrics());
+    let catalog = m["value"].as_array().expect("a list");
+    assert_eq!(catalog.len(), 18);
+    assert!(catalog.iter().any(|e| e["key"] == "dynamicCarbonG" && e["unit"] == "kg"));
+}

@@ -154,10 +154,9 @@ export class Engine {
   /** Runs inputs (refs) under a policy; resolves to the answer, its value {run: ref, result}. */
   async run(inputs, policyText, options, onProgress) {
     await this.ready;
-    const withProgress = onProgress && this.has('runWithProgress');
     const args = [this.handlesJson(inputs), policyText, JSON.stringify(options)];
     const started = performance.now();
-    const answer = withProgress
+    const answer = onProgress
       ? await this.post('runWithProgress', args, onProgress)
       : await this.post('run', args);
     if (answer.type !== 'success') return answer;
@@ -174,7 +173,6 @@ export class Engine {
    * {parameter, values, seeds}. Resolves to the answer, its value the report. */
   async sweep(inputs, policyText, options, spec, onProgress) {
     await this.ready;
-    if (!this.has('sweepWithProgress')) return failure('this build has no sweeps');
     return this.post('sweepWithProgress', [this.handlesJson(inputs), policyText, JSON.stringify(options), JSON.stringify(spec)], onProgress);
   }
 

@@ -3,12 +3,12 @@
 // at once and, when the policy has no errors, simulated again; while it has errors
 // the last good result stays on screen, marked stale.
 import { Engine } from './engine.js';
-import { state, on, onOnce, emit, h, runOptions, diagText } from './state.js';
+import { state, on, onOnce, emit, h, runOptions, freshOptions, diagText } from './state.js';
 import { createPolicyPanel } from './editor.js';
 import { createScenarioPanel, SAMPLES } from './scenario.js';
 import { Timeline, TimeView, buildModel, utcLabel } from './timeline.js';
 import { renderExplanation, createTaskList } from './explain.js';
-import { renderMetrics } from './metrics.js';
+import { renderMetrics, setMetricCatalog } from './metrics.js';
 import { createCompare } from './compare.js';
 import { createGallery } from './gallery.js';
 import { createSweepPanel } from './sweep.js';
@@ -214,7 +214,7 @@ async function explainTask(which, taskId) {
   renderExplanation(el, r.result.tasks[idx], answer, r.result.startEpochMs);
 }
 
-/** The queue at the time cursor: from queueAt when the build has it, else read off the result. */
+/** The queue at the time cursor, from the wasm's queueAt. */
 async function showQueue(ms) {
   const el = $('queue');
   const parts = [];
@@ -222,27 +222,16 @@ async function showQueue(ms) {
     if (!r) continue;
     const tasks = timelines[i].model.tasks, byId = timelines[i].model.taskIndex;
     const name = (id) => { const t = tasks[byId.get(id)]; return t ? `${t.name} (${id})` : id; };
-    let q;
-    if (sim.has('queueAt')) {
-      const a = await sim.queueAt(r.run, ms);
-      if (a.type !== 'success') { parts.push(h('p', { class: 'error' }, a.errors.map(diagText).join('; '))); continue; }
-      q = a.value;
-    } else {
-      q = { timeMs: ms, running: [], queue: [], derived: true };
-      for (const t of tasks) {
-        const run = t.runs.find((x) => x.fromMs <= ms && ms < x.toMs);
-        if (run) { q.running.push({ taskId: t.id, host: run.host }); continue; }
-        const deferred = t.deferrals.some((x) => x.fromMs <= ms && ms < x.toMs);
-        if (t.submitMs <= ms && ms < (t.startMs ?? t.finishMs)) q.queue.push({ taskId: t.id, position: q.queue.length, state: deferred ? 'deferred' : 'waiting', reason: '' });
-      }
-    }
+    const a = await sim.queueAt(r.run, ms);
+    if (a.type !== 'success') { parts.push(h('p', { class: 'error' }, a.errors.map(diagText).join('; '))); continue; }
+    const q = a.value;
     const waiting = q.queue.filter((e) => e.state !== 'deferred').length;
     const deferred = q.queue.length - waiting;
     const more = [q.pending != null ? `${q.pending} not yet submitted` : null, q.completed != null ? `${q.completed} completed` : null,
       q.terminated ? `${q.terminated} terminated` : null].filter(Boolean).join(', ');
     const label = state.results[1] ? `${i ? 'B' : 'A'}: ` : '';
     parts.push(h('div', { class: 'queue-block', 'data-testid': `queue-${i ? 'b' : 'a'}` },
-      h('h4', {}, `${label}${utcLabel(q.timeMs + r.result.startEpochMs, true, true)} UTC: ${q.running.length} running, ${waiting} waiting, ${deferred} deferred${more ? `; ${more}` : ''}${q.derived ? ' (read off the result: this build has no queueAt)' : ''}`),
+      h('h4', {}, `${label}${utcLabel(q.timeMs + r.result.startEpochMs, true, true)} UTC: ${q.running.length} running, ${waiting} waiting, ${deferred} deferred${more ? `; ${more}` : ''}`),
       q.queue.length ? h('ol', { class: 'queue-list', 'data-testid': 'queue-list' }, q.queue.slice(0, 50).map((e, k) => h('li', { class: e.state },
         h('button', { type: 'button', onclick: () => explainTask(i, e.taskId) }, name(e.taskId)),
         ` ${k === 0 ? 'head of the queue' : `#${k + 1}`}, ${e.state}${e.reason ? `: ${e.reason}` : ''}`))) : h('p', {}, 'the queue is empty'),
@@ -300,10 +289,7 @@ function download(name, data, type = 'application/json') {
 const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 
 function createExports(el) {
-  const button = (label, testid, fn, needs) => {
-    if (needs && !sim.has(needs)) return null;
-    return h('button', { type: 'button', 'data-testid': testid, onclick: fn }, label);
-  };
+  const button = (label, testid, fn) => h('button', { type: 'button', 'data-testid': testid, onclick: fn }, label);
   const args = (policy) => [sim.handlesJson(state.inputs), policy, JSON.stringify(runOptions())];
   const fail = (a) => notice(`Export failed: ${a.errors.map(diagText).join('; ')}`, 'error');
   el.append(...[
@@ -319,7 +305,7 @@ function createExports(el) {
         if (a.type !== 'success') return fail(a);
         download(i ? 'tasks-B.csv' : 'tasks.csv', a.value, 'text/csv');
       }
-    }, 'exportTasksCsv'),
+    }),
     button('Timeline (PNG)', 'export-png', () => {
       for (const [i, t] of timelines.entries()) {
         if (!state.results[i]) continue;
@@ -334,42 +320,44 @@ function createExports(el) {
     button('Scenario file', 'export-scenario', async () => {
       const a = await sim.call('exportScenario', ...args(state.policy));
       if (a.type === 'success') download('scenario.json', typeof a.value === 'string' ? a.value : pretty(a.value)); else fail(a);
-    }, 'exportScenario'),
+    }),
     button('OpenDC experiment (.zip)', 'export-opendc', async () => {
       const a = await sim.call('exportOpenDcExperiment', ...args(state.policy));
       if (a.type !== 'success') return fail(a);
       const notes = ['# Continuing this study in OpenDC', '', ...a.value.notes.map((n) => `- ${n}`), ''].join('\n');
       const files = [['experiment.json', pretty(a.value.experiment)], ['topology.json', pretty(a.value.topology)], ['NOTES.md', notes]];
-      if (sim.has('exportWorkloadParquet')) {
-        const w = await sim.call('exportWorkloadParquet', state.inputs.workload.handle);
-        if (w.type !== 'success') return fail(w);
-        files.push(['workload/tasks.parquet', fromBase64(w.value.tasks)], ['workload/fragments.parquet', fromBase64(w.value.fragments)]);
-      }
-      if (state.inputs.carbon && sim.has('exportCarbonParquet')) {
+      const w = await sim.call('exportWorkloadParquet', state.inputs.workload.handle);
+      if (w.type !== 'success') return fail(w);
+      files.push(['workload/tasks.parquet', fromBase64(w.value.tasks)], ['workload/fragments.parquet', fromBase64(w.value.fragments)]);
+      if (state.inputs.carbon) {
         const c = await sim.call('exportCarbonParquet', state.inputs.carbon.handle);
         if (c.type !== 'success') return fail(c);
         files.push(['carbon.parquet', fromBase64(c.value)]);
       }
       download('opendc-experiment.zip', zip(files));
-    }, 'exportOpenDcExperiment'),
-  ].filter(Boolean));
+    }),
+  ]);
 }
 
 // ---- start -----------------------------------------------------------------------------------
 
 async function start() {
   await Promise.all([sim.ready, lint.ready]);
-  const [schema, prefabs, def] = await Promise.all([lint.call('policySchema'), lint.call('prefabs'), lint.call('defaultPolicy')]);
-  if ([schema, prefabs, def].some((a) => a.type !== 'success')) {
+  const [schema, prefabs, def, defaults, catalog] = await Promise.all([lint.call('policySchema'), lint.call('prefabs'),
+    lint.call('defaultPolicy'), lint.call('defaultOptions'), lint.call('metrics')]);
+  if ([schema, prefabs, def, defaults, catalog].some((a) => a.type !== 'success')) {
     notice('The policy engine did not start; reload the page.', 'error');
     return;
   }
+  state.defaults = defaults.value;
+  state.options = freshOptions();
+  setMetricCatalog(catalog.value);
   const saved = loadLocal();
   let initial = {
     sample: 'teaching',
     policy: typeof saved?.policy === 'string' ? saved.policy : pretty(def.value),
     policyB: typeof saved?.policyB === 'string' ? saved.policyB : null,
-    options: { seed: 0, quantumMs: 1000, hostCounts: {} },
+    options: freshOptions(),
   };
   const shared = await decodeShare(location.hash, SAMPLES);
   if (shared?.error) notice(`${shared.error}; kept your current work.`, 'error');
@@ -398,7 +386,7 @@ async function start() {
   $('zoom-reset').addEventListener('click', () => view.set(view.min, view.max));
   taskList = createTaskList($('task-finder'), (id) => { timelines[0].reveal(id); explainTask(0, id); });
   createGallery($('gallery'), (lesson) => applyState({
-    sample: 'teaching', policy: lesson.a, policyB: lesson.b, options: { seed: 0, quantumMs: 1000, hostCounts: lesson.hostCounts },
+    sample: 'teaching', policy: lesson.a, policyB: lesson.b, options: freshOptions(lesson.hostCounts),
   }, lesson));
   createExports($('exports'));
   const sweep = createSweepPanel($('sweep-panel'), {

@@ -50,8 +50,8 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
   drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); dropped([...e.dataTransfer.files]); });
 
-  const seed = h('input', { type: 'number', id: 'seed', min: '0', step: '1', value: '0', 'data-testid': 'seed' });
-  const quantum = h('input', { type: 'number', id: 'quantum', min: '1', step: '1', value: '1000', 'data-testid': 'quantum' });
+  const seed = h('input', { type: 'number', id: 'seed', min: '0', step: '1', value: String(state.options.seed), 'data-testid': 'seed' });
+  const quantum = h('input', { type: 'number', id: 'quantum', min: '1', step: '1', value: String(state.options.quantumMs), 'data-testid': 'quantum' });
   const counts = h('div', { class: 'host-counts', 'data-testid': 'host-counts' });
   const newSeed = h('button', { type: 'button', 'data-testid': 'new-seed' }, 'new random seed');
   seed.addEventListener('change', () => {
@@ -63,13 +63,9 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     if (Number.isSafeInteger(v)) { state.options.quantumMs = v; emit('options'); }
   });
   newSeed.addEventListener('click', async () => {
-    let v = null;
-    if (engine.has('newSeed')) {
-      const a = await engine.call('newSeed');
-      if (a.type === 'success') v = a.value;
-    }
-    if (v == null) v = crypto.getRandomValues(new Uint32Array(1))[0];
-    state.options.seed = v; seed.value = String(v); emit('options');
+    const a = await engine.call('newSeed');
+    if (a.type !== 'success') return;
+    state.options.seed = a.value; seed.value = String(a.value); emit('options');
   });
 
   el.append(
@@ -183,8 +179,8 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     if (!sample) {
       ok('scenario', `loaded ${source}${v.warnings.length ? `; ${v.warnings.map(diagText).join('; ')}` : ''}`);
       if (v.policy != null) onPolicy(JSON.stringify(v.policy, null, 2));
-      state.options.seed = v.seed ?? 0;
-      state.options.quantumMs = v.quantumMs ?? 1000;
+      state.options.seed = v.seed;
+      state.options.quantumMs = v.quantumMs;
       seed.value = String(state.options.seed);
       quantum.value = String(state.options.quantumMs);
     }
@@ -266,10 +262,11 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
   return {
     loadSample,
     async init() {
-      if (engine.has('limits')) { const a = await engine.call('limits'); if (a.type === 'success') limits = a.value; }
+      const a = await engine.call('limits');
+      if (a.type === 'success') limits = a.value;
     },
     setOptions(o) {
-      state.options = { seed: o.seed ?? 0, quantumMs: o.quantumMs ?? 1000, hostCounts: { ...(o.hostCounts || {}) } };
+      state.options = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...(o.hostCounts || {}) } };
       seed.value = String(state.options.seed);
       quantum.value = String(state.options.quantumMs);
       renderCounts();

@@ -3,7 +3,8 @@
 //   inputs:   {topology, workload, carbon} refs from engine.load*, with their summaries
 //   sources:  what each input came from (a sample name or file names), for the share URL
 //   policy / policyB: editor texts (policyB is null unless compare mode is on)
-//   options:  {seed, quantumMs, hostCounts}
+//   defaults: the run options with every default written out (the wasm's defaultOptions())
+//   options:  {seed, quantumMs, hostCounts}, from the defaults on
 //   results:  [{result, run, text, ms}] for A and B; stale: the policy has errors
 export const state = {
   sample: 'teaching',
@@ -12,7 +13,8 @@ export const state = {
   sources: { topology: null, workload: null, carbon: null },
   policy: '',
   policyB: null,
-  options: { seed: 0, quantumMs: 1000, hostCounts: {} },
+  defaults: null,
+  options: null,
   results: [null, null],
   stale: false,
   selected: null, // task id
@@ -36,6 +38,11 @@ export function onOnce(event, fn) {
 
 export function emit(event, detail) {
   for (const fn of [...(listeners.get(event) || [])]) fn(detail);
+}
+
+/** Fresh run options: the defaults, with `hostCounts` (a lesson's edit) if given. */
+export function freshOptions(hostCounts = {}) {
+  return { seed: state.defaults.seed, quantumMs: state.defaults.quantumMs, hostCounts: { ...hostCounts } };
 }
 
 /** Run options as the wasm `run` takes them (host counts only where they differ). */

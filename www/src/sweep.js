@@ -4,23 +4,11 @@
 // from the wasm's sweepSettings (JSON Pointers into the policy's explicit form); a value the
 // policy language refuses comes back as an error naming it. A sweep runs only when asked.
 import { h, diagText } from './state.js';
-import { ROWS } from './metrics.js';
+import { metricCatalog } from './metrics.js';
 
-// The metrics a sweep can chart: [key, label, scale from the metrics' unit, unit].
-const METRICS = [
-  ['energyJ', 'energy', 1 / 3.6e6, 'kWh'],
-  ['dynamicEnergyJ', 'dynamic energy', 1 / 3.6e6, 'kWh'],
-  ['carbonG', 'carbon', 1 / 1000, 'kg'],
-  ['dynamicCarbonG', 'dynamic carbon', 1 / 1000, 'kg'],
-  ['makespanMs', 'makespan', 1 / 3.6e6, 'h'],
-  ['meanWaitMs', 'mean wait', 1 / 1000, 's'],
-  ['p95WaitMs', 'p95 wait', 1 / 1000, 's'],
-  ['deadlineMisses', 'deadline misses', 1, ''],
-  ['deferralMs', 'deferral', 1 / 3.6e6, 'h'],
-  ['meanUtilization', 'mean utilisation', 100, '%'],
-  ['tasksCompleted', 'tasks completed', 1, ''],
-  ['tasksTerminated', 'tasks terminated', 1, ''],
-];
+// The metrics a sweep can chart: the catalog's chartable ones (labels, units, scales from Rust).
+const chartable = () => metricCatalog().filter((m) => m.chartable);
+const titled = (m) => (m.unit ? `${m.label} (${m.unit})` : m.label);
 
 /** Values to start from for a setting now at `v`: both booleans, or a spread around a number. */
 export function suggestValues(v) {
@@ -50,7 +38,8 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
   const values = h('input', { id: 'sweep-values', 'data-testid': 'sweep-values', size: 28 });
   const seeds = h('input', { id: 'sweep-seeds', 'data-testid': 'sweep-seeds', type: 'number', min: '1', max: '100', step: '1', value: '5' });
   const metric = h('select', { id: 'sweep-metric', 'data-testid': 'sweep-metric' },
-    ...METRICS.map(([k, label, , unit]) => h('option', { value: k }, unit ? `${label} (${unit})` : label)));
+    ...chartable().map((m) => h('option', { value: m.key }, titled(m))));
+  metric.value = 'energyJ'; // the chart a sweep opens on
   const runButton = h('button', { type: 'button', 'data-testid': 'sweep-run' }, 'Run the sweep');
   const stop = h('button', { type: 'button', 'data-testid': 'sweep-stop', disabled: true }, 'Stop');
   const bar = h('progress', { max: '1', value: '0', 'data-testid': 'sweep-progress', 'aria-label': 'sweep progress', hidden: true });
@@ -123,7 +112,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     }
     report = answer.value;
     sweptPolicy = policy;
-    csv.disabled = !lint.has('sweepCsv');
+    csv.disabled = false;
     markStale();
     const runs = report.points.length * report.seeds.length;
     status.textContent = `${runs} runs in ${Math.round(performance.now() - started)} ms, seeds ${report.seeds[0]}–${report.seeds[report.seeds.length - 1]}`;
@@ -143,19 +132,21 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
 
   function draw() {
     if (!report) return;
-    const [key, label, scale, unit] = METRICS.find((m) => m[0] === metric.value) || METRICS[0];
+    const charted = chartable().find((m) => m.key === metric.value) || chartable()[0];
+    const { key, scale } = charted;
+    const label = charted.label, unit = charted.unit;
     const stats = report.points.map((p) => p.summary[key]);
     const fmt = (x) => (x == null ? '—' : (+(x * scale).toPrecision(5)).toLocaleString('en-US'));
     const valueLabel = (p) => (p.value === null ? 'as given' : JSON.stringify(p.value));
-    // The table: every metric of the metrics panel, mean [min, max] over the seeds.
-    const rows = ROWS.filter(([k]) => METRICS.some((m) => m[0] === k));
+    // The table: every chartable metric, mean [min, max] over the seeds.
+    const rows = chartable();
     table.replaceChildren(h('table', {},
-      h('thead', {}, h('tr', {}, h('th', {}, report.parameter || 'policy'), ...rows.map(([, l, , , u]) => h('th', {}, `${l.trim()}${u ? ` (${u})` : ''}`)))),
+      h('thead', {}, h('tr', {}, h('th', {}, report.parameter || 'policy'), ...rows.map((m) => h('th', { title: m.help }, titled(m))))),
       h('tbody', {}, ...report.points.map((p, i) => h('tr', { 'data-testid': `sweep-row-${i}` }, h('th', {}, valueLabel(p)),
-        ...rows.map(([k]) => {
+        ...rows.map((m) => {
+          const k = m.key;
           const s = p.summary[k];
-          const sc = (METRICS.find((m) => m[0] === k) || [])[2] ?? 1;
-          const f = (x) => (x == null ? '—' : (+(x * sc).toPrecision(5)).toLocaleString('en-US'));
+          const f = (x) => (x == null ? '—' : (+(x * m.scale).toPrecision(5)).toLocaleString('en-US'));
           return h('td', { class: 'num', 'data-key': k, 'data-value': s ? String(s.mean) : '' },
             !s ? '—' : s.min === s.max ? f(s.mean) : `${f(s.mean)} [${f(s.min)}, ${f(s.max)}]`);
         }))))));
@@ -190,7 +181,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     report.points.forEach((p, i) => g.fillText(valueLabel(p), x(i), height - bottom + 6));
     g.fillText(report.parameter || 'policy', left + (width - left - right) / 2, height - 16);
     g.save(); g.translate(12, top + (height - top - bottom) / 2); g.rotate(-Math.PI / 2);
-    g.fillText(unit ? `${label} (${unit})` : label, 0, -6); g.restore();
+    g.fillText(titled(charted), 0, -6); g.restore();
     g.strokeStyle = '#0072B2'; g.fillStyle = '#0072B2'; g.lineWidth = 2;
     g.beginPath();
     stats.forEach((s, i) => { if (s) (i && stats[i - 1] ? g.lineTo : g.moveTo).call(g, x(i), y(s.mean * scale)); });

@@ -237,6 +237,32 @@ pub fn simulate_within_json_str(scenario_text: &str, limits: &handles::Limits) -
     simulate_within(scenario_text, limits).to_json_string()
 }
 
+/// The options a run takes when none are given, every default written out (`seed`,
+/// `quantumMs`, `seriesResolutionMs`, `hostCounts`): the page starts from these.
+pub fn default_options() -> Answer<crate::request::RunOptions> {
+    Answer::Success {
+        value: crate::request::RunOptions::defaults(),
+    }
+}
+
+/// The metrics catalog (key, label, unit, raw unit, scale, decimals, better direction, part,
+/// chartable, help): every view and table of metrics reads it.
+pub fn metrics() -> Answer<&'static [crate::sim::metric_catalog::MetricInfo]> {
+    Answer::Success {
+        value: crate::sim::metric_catalog::METRICS,
+    }
+}
+
+/// [`default_options`] as JSON text.
+pub fn default_options_json_str() -> String {
+    default_options().to_json_string()
+}
+
+/// [`metrics`] as JSON text.
+pub fn metrics_json_str() -> String {
+    metrics().to_json_string()
+}
+
 /// [`simulate`] as JSON text.
 pub fn simulate_json_str(scenario_text: &str) -> String {
     simulate(scenario_text).to_json_string()

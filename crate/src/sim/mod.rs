@@ -10,6 +10,7 @@ mod energy;
 mod events;
 pub mod explain;
 mod finish;
+pub mod metric_catalog;
 pub mod power;
 pub mod queue;
 pub mod result;

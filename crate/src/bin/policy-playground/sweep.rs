@@ -6,6 +6,7 @@ use super::inputs::{load_inputs, InputArgs};
 use super::simulate::emit;
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use policy_playground::policy::expand;
+use policy_playground::sim::metric_catalog;
 use policy_playground::sweep::{self, SweepReport, SweepSpec};
 use serde_json::Value;
 use std::fmt::Write as _;
@@ -129,17 +130,22 @@ pub fn run(args: Args) -> Result<(), Exit> {
 /// The report as a table: one row per value, each figure the mean over the seeds with its
 /// range when the seeds differ.
 fn table(label: &str, r: &SweepReport, carbon: bool) -> String {
-    let mut columns: Vec<(&str, &str, f64)> = vec![
-        ("makespan h", "makespanMs", 3_600_000.0),
-        ("mean wait s", "meanWaitMs", 1000.0),
-        ("energy kWh", "energyJ", 3_600_000.0),
-        ("completed", "tasksCompleted", 1.0),
-        ("deadline misses", "deadlineMisses", 1.0),
+    // The columns, as the metrics catalog labels and scales them.
+    let mut keys = vec![
+        "makespanMs",
+        "meanWaitMs",
+        "energyJ",
+        "tasksCompleted",
+        "deadlineMisses",
     ];
     if carbon {
-        columns.insert(3, ("carbon kg", "carbonG", 1000.0));
-        columns.insert(4, ("dyn. carbon kg", "dynamicCarbonG", 1000.0));
+        keys.splice(3..3, ["carbonG", "dynamicCarbonG"]);
     }
+    let columns: Vec<(String, &str, f64)> = keys
+        .into_iter()
+        .filter_map(metric_catalog::find)
+        .map(|m| (format!("{} {}", m.label, m.unit).trim().to_string(), m.key, m.scale))
+        .collect();
     let seeds = match r.seeds.as_slice() {
         [one] => format!("seed {one}"),
         s => format!(
@@ -154,7 +160,7 @@ fn table(label: &str, r: &SweepReport, carbon: bool) -> String {
         r.parameter.clone()
     };
     let mut rows = vec![std::iter::once(parameter)
-        .chain(columns.iter().map(|c| c.0.to_string()))
+        .chain(columns.iter().map(|c| c.0.clone()))
         .collect::<Vec<_>>()];
     for p in &r.points {
         let mut row = vec![if p.value.is_null() {
@@ -165,7 +171,7 @@ fn table(label: &str, r: &SweepReport, carbon: bool) -> String {
         for (_, key, scale) in &columns {
             row.push(match p.summary.get(*key) {
                 Some(Value::Object(s)) => {
-                    let f = |k: &str| s.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN) / scale;
+                    let f = |k: &str| s.get(k).and_then(Value::as_f64).unwrap_or(f64::NAN) * scale;
                     let (mean, min, max) = (f("mean"), f("min"), f("max"));
                     if min == max {
                         fmt(mean)

@@ -1,0 +1,152 @@
+//! The metrics catalog: for each figure of [`Metrics`], what a person reads (label, unit, scale,
+//! decimals), which direction is better, and a line of help. The page's metrics panel, compare
+//! and sweep views and the CLI's tables all read it (the wasm's `metrics()`), so a label or a
+//! unit is written once, here, beside the result it describes.
+
+use super::result::Metrics;
+use serde::Serialize;
+
+/// Which way a metric improves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Better {
+    Lower,
+    Higher,
+    /// Neither: a count that describes the run (tasks deferred, tasks in the run).
+    Neither,
+}
+
+/// One metric as a person reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MetricInfo {
+    /// The field of [`Metrics`]' JSON (`energyJ`).
+    pub key: &'static str,
+    /// What it is, for a table row or an axis (`dynamic energy`).
+    pub label: &'static str,
+    /// The unit it is shown in (`kWh`; empty for a count).
+    pub unit: &'static str,
+    /// The unit of the raw number in the result (`J`, `ms`, `g`; empty for a count or a
+    /// fraction).
+    pub raw_unit: &'static str,
+    /// The shown value is the raw number times this (J -> kWh: 1 / 3.6e6).
+    pub scale: f64,
+    /// Decimals shown.
+    pub decimals: u8,
+    pub better: Better,
+    /// A part of the metric before it (idle and dynamic energy of energy), shown indented.
+    pub part: bool,
+    /// Whether a sweep or a chart offers it (the descriptive counts are left out).
+    pub chartable: bool,
+    /// One line on what it measures.
+    pub help: &'static str,
+}
+
+const KWH: f64 = 1.0 / 3.6e6;
+const HOURS: f64 = 1.0 / 3.6e6;
+
+#[allow(clippy::too_many_arguments)]
+const fn metric(
+    key: &'static str,
+    label: &'static str,
+    unit: &'static str,
+    raw_unit: &'static str,
+    scale: f64,
+    decimals: u8,
+    better: Better,
+    help: &'static str,
+) -> MetricInfo {
+    MetricInfo {
+        key,
+        label,
+        unit,
+        raw_unit,
+        scale,
+        decimals,
+        better,
+        part: false,
+        chartable: true,
+        help,
+    }
+}
+
+/// The same metric, shown as a part of the one before it.
+const fn part(m: MetricInfo) -> MetricInfo {
+    MetricInfo { part: true, ..m }
+}
+
+/// The same metric, not offered for charts.
+const fn descriptive(m: MetricInfo) -> MetricInfo {
+    MetricInfo {
+        chartable: false,
+        ..m
+    }
+}
+
+use Better::{Higher, Lower, Neither};
+
+/// Every metric of a run, in the order the page shows them (SPEC 6.6).
+pub const METRICS: &[MetricInfo] = &[
+    descriptive(metric("tasksTotal", "tasks in the run", "", "", 1.0, 0, Neither, "Tasks accepted into the run.")),
+    metric("tasksCompleted", "tasks completed", "", "", 1.0, 0, Higher, "Tasks that ran their whole duration."),
+    metric("tasksTerminated", "tasks terminated", "", "", 1.0, 0, Lower, "Tasks ended without completing: rejected at submission, blocked, or cut by a limit."),
+    descriptive(metric("tasksDropped", "tasks dropped", "", "", 1.0, 0, Lower, "Input tasks left out of the run (for example parquet tasks without fragments).")),
+    metric("makespanMs", "makespan", "h", "ms", HOURS, 2, Lower, "The end of the run: its last completion or termination."),
+    metric("meanWaitMs", "mean wait", "s", "ms", 1e-3, 1, Lower, "Mean of first start minus submission over completed tasks (deferral and queueing included)."),
+    metric("p95WaitMs", "p95 wait", "s", "ms", 1e-3, 1, Lower, "95th percentile (nearest rank) of the waits of completed tasks."),
+    metric("energyJ", "energy", "kWh", "J", KWH, 3, Lower, "Energy drawn by every host from time 0 to the end of the run."),
+    part(metric("idleEnergyJ", "idle energy", "kWh", "J", KWH, 3, Lower, "The hosts' idle power times the run's length.")),
+    part(metric("dynamicEnergyJ", "dynamic energy", "kWh", "J", KWH, 3, Lower, "Energy above idle: what the tasks cause, comparable across runs of different lengths.")),
+    metric("carbonG", "carbon", "kg", "g", 1e-3, 3, Lower, "Operational carbon: power times the carbon intensity, integrated (none without a carbon trace)."),
+    part(metric("idleCarbonG", "idle carbon", "kg", "g", 1e-3, 3, Lower, "The carbon of the idle power.")),
+    part(metric("dynamicCarbonG", "dynamic carbon", "kg", "g", 1e-3, 3, Lower, "The carbon of the power above idle: what carbon-aware scheduling can move.")),
+    descriptive(metric("deferredTasks", "deferred tasks", "", "", 1.0, 0, Neither, "Tasks deferred at least once by time-shifting.")),
+    metric("deferralMs", "deferral", "h", "ms", HOURS, 2, Neither, "Total time tasks spent deferred."),
+    descriptive(metric("pausedTasks", "paused tasks", "", "", 1.0, 0, Neither, "Tasks paused at least once by the task stopper.")),
+    metric("deadlineMisses", "deadline misses", "", "", 1.0, 0, Lower, "Completed tasks that finished after their deadline."),
+    metric("meanUtilization", "mean utilisation", "%", "", 100.0, 2, Higher, "Time-weighted mean CPU utilisation over all hosts and the run."),
+];
+
+/// The catalog entry of `key`, if it names a metric.
+pub fn find(key: &str) -> Option<&'static MetricInfo> {
+    METRICS.iter().find(|m| m.key == key)
+}
+
+/// The keys of [`Metrics`]' JSON, in their order, for the test that the catalog covers them.
+pub fn result_keys() -> Vec<String> {
+    match serde_json::to_value(Metrics::default()) {
+        Ok(serde_json::Value::Object(map)) => map.keys().cloned().collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalog_describes_every_metric_of_a_result_once() {
+        let mut catalog: Vec<&str> = METRICS.iter().map(|m| m.key).collect();
+        let mut result = result_keys();
+        assert_eq!(result.len(), 18, "{result:?}");
+        catalog.sort_unstable();
+        result.sort_unstable();
+        assert_eq!(catalog, result);
+    }
+
+    #[test]
+    fn scales_turn_raw_units_into_shown_ones() {
+        // 7.2e6 J is 2 kWh, 5,400,000 ms is 1.5 h, 2,500 g is 2.5 kg, 0.25 is 25 %, 1,500 ms
+        // is 1.5 s (to a rounding of the scale: shown values are rounded to their decimals).
+        let close = |key: &str, raw: f64, want: f64| {
+            let got = find(key).map_or(f64::NAN, |m| raw * m.scale);
+            assert!((got - want).abs() <= 1e-15 * want, "{key}: {got} for {want}");
+        };
+        close("energyJ", 7.2e6, 2.0);
+        close("makespanMs", 5.4e6, 1.5);
+        close("carbonG", 2500.0, 2.5);
+        close("meanUtilization", 0.25, 25.0);
+        close("meanWaitMs", 1500.0, 1.5);
+        assert!(find("energy").is_none());
+    }
+}
