@@ -15,6 +15,15 @@ pub enum Severity {
     Warning,
 }
 
+/// A point in a text: 1-based line, 1-based column in UTF-16 code units (what browser editors
+/// count), and the byte offset from the start of the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct TextPoint {
+    pub line: u32,
+    pub column: u32,
+    pub offset: usize,
+}
+
 /// Where a diagnostic without a position should be placed in a JSON text: at the value its
 /// path names, or at the key the path ends with (an unknown key, SPEC 1.1).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -39,6 +48,13 @@ pub struct Diagnostic {
     /// files it names); absent for a single document.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
+    /// The start of the offending token (its first character), for text inputs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub start: Option<TextPoint>,
+    /// The end of the offending token (just after its last character): an editor underlines
+    /// `start..end` exactly.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub end: Option<TextPoint>,
     /// Where a reader that places diagnostics by path puts this one (not part of its JSON).
     #[serde(skip)]
     pub anchor: Anchor,
@@ -50,6 +66,7 @@ impl PartialEq for Diagnostic {
     fn eq(&self, other: &Self) -> bool {
         (&self.severity, &self.message, &self.path, self.line, self.column, &self.file)
             == (&other.severity, &other.message, &other.path, other.line, other.column, &other.file)
+            && (self.start, self.end) == (other.start, other.end)
     }
 }
 
@@ -63,6 +80,8 @@ impl Diagnostic {
             line: None,
             column: None,
             file: None,
+            start: None,
+            end: None,
             anchor: Anchor::Value,
         }
     }
@@ -78,6 +97,16 @@ impl Diagnostic {
     /// The same diagnostic, to be placed at the key its path ends with.
     pub fn at_key(mut self) -> Self {
         self.anchor = Anchor::Key;
+        self
+    }
+
+    /// The same diagnostic placed over the range `start..end` (its line and column are the
+    /// start's).
+    pub fn over(mut self, start: TextPoint, end: TextPoint) -> Self {
+        self.line = Some(start.line);
+        self.column = Some(start.column);
+        self.start = Some(start);
+        self.end = Some(end);
         self
     }
 

@@ -8,7 +8,7 @@
 //! keys and nesting deeper than [`MAX_DEPTH`], and never recurses more than that, so that 10 MB
 //! of `[` is an error and not a stack overflow.
 
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, TextPoint};
 
 /// The byte order mark, skipped at the start of a document.
 const BOM: char = '\u{feff}';
@@ -181,11 +181,63 @@ impl<'a> LineIndex<'a> {
         (start + byte_column.saturating_sub(1)).min(self.text.len())
     }
 
-    /// A diagnostic placed at a byte offset.
-    pub fn place(&self, diagnostic: Diagnostic, offset: usize) -> Diagnostic {
+    /// The point at a byte offset.
+    pub fn point(&self, offset: usize) -> TextPoint {
         let (line, column) = self.position(offset);
-        diagnostic.at(line, column)
+        TextPoint {
+            line,
+            column,
+            offset: offset.min(self.text.len()),
+        }
     }
+
+    /// A diagnostic placed over the token that starts at a byte offset ([`token_end`]).
+    pub fn place(&self, diagnostic: Diagnostic, offset: usize) -> Diagnostic {
+        let end = token_end(self.text, offset);
+        diagnostic.over(self.point(offset), self.point(end))
+    }
+}
+
+/// The end (exclusive byte offset) of the JSON token that starts at `offset`: a string with
+/// its quotes (escapes skipped), a number, `true`/`false`/`null` or any other run of letters,
+/// and one character for anything else (an object's opening brace, a stray character). At the
+/// end of the text the range is empty.
+pub fn token_end(text: &str, offset: usize) -> usize {
+    let bytes = text.as_bytes();
+    let Some(&first) = bytes.get(offset) else {
+        return text.len();
+    };
+    let mut end = offset + 1;
+    match first {
+        b'"' => {
+            while let Some(&b) = bytes.get(end) {
+                end += if b == b'\\' { 2 } else { 1 };
+                if b == b'"' {
+                    break;
+                }
+            }
+        }
+        b'-' | b'0'..=b'9' => {
+            while bytes
+                .get(end)
+                .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
+            {
+                end += 1;
+            }
+        }
+        b if b.is_ascii_alphabetic() => {
+            while bytes.get(end).is_some_and(u8::is_ascii_alphanumeric) {
+                end += 1;
+            }
+        }
+        _ => {
+            // One character, whole (not one byte of it).
+            while !text.is_char_boundary(end.min(text.len())) {
+                end += 1;
+            }
+        }
+    }
+    end.min(text.len())
 }
 
 /// Parses `text` as one JSON document. On failure, returns the syntax error placed where the
@@ -651,5 +703,39 @@ mod tests {
             })
             .collect();
         assert_eq!(ints, vec![Some(2), None, Some(0), None]);
+    }
+
+    #[test]
+    fn a_token_ends_after_its_last_character() {
+        let text = r#"{"a\"b": -12.5e3, "k": true, "é": [1]}"#;
+        let token = |at: &str| {
+            let start = text.find(at).expect("in the text");
+            &text[start..token_end(text, start)]
+        };
+        assert_eq!(token(r#""a\"b""#), r#""a\"b""#);
+        assert_eq!(token("-12.5e3"), "-12.5e3");
+        assert_eq!(token("true"), "true");
+        assert_eq!(token("{"), "{");
+        assert_eq!(token("[1]"), "[");
+        assert_eq!(token(r#""é""#), r#""é""#);
+        assert_eq!(token_end(text, text.len()), text.len());
+        // A character of several bytes is one token, never cut.
+        let t = "é";
+        assert_eq!(token_end(t, 0), 2);
+    }
+
+    #[test]
+    fn a_placed_diagnostic_covers_its_token_in_utf16_columns() {
+        let text = "{\"😀\": 1,\n \"bad\": 2}";
+        let index = LineIndex::new(text);
+        let at = text.find("\"bad\"").expect("in the text");
+        let d = index.place(Diagnostic::error("bad", "unknown"), at);
+        let (start, end) = (d.start.expect("start"), d.end.expect("end"));
+        assert_eq!((start.line, start.column, start.offset), (2, 2, at));
+        assert_eq!((end.line, end.column, end.offset), (2, 7, at + 5));
+        let first = index.place(Diagnostic::error("", "x"), 1);
+        // The emoji key is 1 + 2 + 1 UTF-16 units wide: columns 2 to 6.
+        let (s, e) = (first.start.expect("start"), first.end.expect("end"));
+        assert_eq!((s.column, e.column), (2, 6));
     }
 }

@@ -176,8 +176,24 @@ fn check_json_shape() {
     assert_eq!(diagnostics.len(), 2);
     for d in diagnostics {
         let keys: Vec<&str> = d.as_object().unwrap().keys().map(String::as_str).collect();
-        assert_eq!(keys, ["severity", "message", "path", "line", "column"]);
+        assert_eq!(
+            keys,
+            ["severity", "message", "path", "line", "column", "start", "end"]
+        );
     }
+    // The ranges, counted by hand: the warning covers the opening brace of the policy lacking
+    // `policyName` (line 12, column 9: one character); the error covers the key `"name"`
+    // (line 14, columns 13 to 19: six characters with its quotes).
+    let range = |d: &Value| {
+        let p = |k: &str| (d[k]["line"].as_u64(), d[k]["column"].as_u64(), d[k]["offset"].as_u64());
+        (p("start"), p("end"))
+    };
+    let ((l0, c0, o0), (l1, c1, o1)) = range(&diagnostics[0]);
+    assert_eq!((l0, c0, l1, c1), (Some(12), Some(9), Some(12), Some(10)));
+    assert_eq!(o1.zip(o0).map(|(e, s)| e - s), Some(1));
+    let ((l0, c0, o0), (l1, c1, o1)) = range(&diagnostics[1]);
+    assert_eq!((l0, c0, l1, c1), (Some(14), Some(13), Some(14), Some(19)));
+    assert_eq!(o1.zip(o0).map(|(e, s)| e - s), Some(6));
     assert_eq!(diagnostics[0]["severity"], "warning");
     assert_eq!(diagnostics[0]["path"], "allocationPolicies[0].policyName");
     assert_eq!(

@@ -13,15 +13,21 @@ import { disableErrorLogging } from 'best-effort-json-parser';
 // partial document on console.error; the Rust `check` is what reports problems here.
 disableErrorLogging();
 
-/** The range a diagnostic marks: from its line and column to the end of the token there. */
+/** The document position of a 1-based line and UTF-16 column (clamped to the document). */
+function position(doc, { line, column }) {
+  const l = doc.line(Math.max(1, Math.min(line, doc.lines)));
+  return Math.min(l.to, l.from + Math.max(0, (column || 1) - 1));
+}
+
+/** The range a diagnostic marks: its token's `start..end`, as Rust measured it. */
 export function diagnosticRange(doc, d) {
+  if (d.start && d.end) {
+    const from = position(doc, d.start);
+    return { from, to: Math.max(from, position(doc, d.end)) };
+  }
   if (d.line == null) return { from: 0, to: Math.min(doc.length, 1) };
-  const line = doc.line(Math.max(1, Math.min(d.line, doc.lines)));
-  const from = Math.min(line.to, line.from + Math.max(0, (d.column || 1) - 1));
-  const rest = doc.sliceString(from, line.to);
-  const token = /^("(?:[^"\\]|\\.)*"?|[-\w.+]+|[{[]|.)/.exec(rest);
-  const to = Math.min(line.to, from + (token ? token[0].length : 1));
-  return { from, to: Math.max(to, from) };
+  const from = position(doc, d);
+  return { from, to: Math.min(doc.length, from + 1) };
 }
 
 export function createEditor(parent, { doc, schema, label, testid, onChange }) {
