@@ -21,7 +21,8 @@ pub enum Severity {
 pub struct TextPoint {
     pub line: u32,
     pub column: u32,
-    pub offset: usize,
+    /// Byte offset (a u32: inputs are far below 4 GiB, and a diagnostic stays small).
+    pub offset: u32,
 }
 
 /// Where a diagnostic without a position should be placed in a JSON text: at the value its
@@ -33,8 +34,17 @@ pub enum Anchor {
     Key,
 }
 
-/// One problem found in an input.
-#[derive(Debug, Clone, Serialize)]
+/// The range of an offending token in a text: `start..end`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextRange {
+    pub start: TextPoint,
+    /// Just after the token's last character.
+    pub end: TextPoint,
+}
+
+/// One problem found in an input. Its JSON: `severity`, `message`, `path`, `line`, `column`,
+/// then `file` when it names one and `start` and `end` when it has a text range.
+#[derive(Debug, Clone)]
 pub struct Diagnostic {
     pub severity: Severity,
     pub message: String,
@@ -46,18 +56,33 @@ pub struct Diagnostic {
     pub column: Option<u32>,
     /// The file the problem is in, when the input spans several files (an experiment and the
     /// files it names); absent for a single document.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
-    /// The start of the offending token (its first character), for text inputs.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub start: Option<TextPoint>,
-    /// The end of the offending token (just after its last character): an editor underlines
-    /// `start..end` exactly.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub end: Option<TextPoint>,
+    /// The offending token's range, for text inputs: an editor underlines exactly it. Boxed,
+    /// so that a diagnostic stays small in the `Result`s that carry one.
+    pub range: Option<Box<TextRange>>,
     /// Where a reader that places diagnostics by path puts this one (not part of its JSON).
-    #[serde(skip)]
     pub anchor: Anchor,
+}
+
+impl Serialize for Diagnostic {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let optional = usize::from(self.file.is_some()) + 2 * usize::from(self.range.is_some());
+        let mut s = serializer.serialize_struct("Diagnostic", 5 + optional)?;
+        s.serialize_field("severity", &self.severity)?;
+        s.serialize_field("message", &self.message)?;
+        s.serialize_field("path", &self.path)?;
+        s.serialize_field("line", &self.line)?;
+        s.serialize_field("column", &self.column)?;
+        if let Some(file) = &self.file {
+            s.serialize_field("file", file)?;
+        }
+        if let Some(range) = &self.range {
+            s.serialize_field("start", &range.start)?;
+            s.serialize_field("end", &range.end)?;
+        }
+        s.end()
+    }
 }
 
 /// Two diagnostics are equal when they say the same thing at the same place; the anchor only
@@ -66,7 +91,7 @@ impl PartialEq for Diagnostic {
     fn eq(&self, other: &Self) -> bool {
         (&self.severity, &self.message, &self.path, self.line, self.column, &self.file)
             == (&other.severity, &other.message, &other.path, other.line, other.column, &other.file)
-            && (self.start, self.end) == (other.start, other.end)
+            && self.range == other.range
     }
 }
 
@@ -80,8 +105,7 @@ impl Diagnostic {
             line: None,
             column: None,
             file: None,
-            start: None,
-            end: None,
+            range: None,
             anchor: Anchor::Value,
         }
     }
@@ -105,8 +129,7 @@ impl Diagnostic {
     pub fn over(mut self, start: TextPoint, end: TextPoint) -> Self {
         self.line = Some(start.line);
         self.column = Some(start.column);
-        self.start = Some(start);
-        self.end = Some(end);
+        self.range = Some(Box::new(TextRange { start, end }));
         self
     }
 

@@ -187,7 +187,7 @@ impl<'a> LineIndex<'a> {
         TextPoint {
             line,
             column,
-            offset: offset.min(self.text.len()),
+            offset: u32::try_from(offset.min(self.text.len())).unwrap_or(u32::MAX),
         }
     }
 
@@ -730,12 +730,14 @@ mod tests {
         let index = LineIndex::new(text);
         let at = text.find("\"bad\"").expect("in the text");
         let d = index.place(Diagnostic::error("bad", "unknown"), at);
-        let (start, end) = (d.start.expect("start"), d.end.expect("end"));
-        assert_eq!((start.line, start.column, start.offset), (2, 2, at));
-        assert_eq!((end.line, end.column, end.offset), (2, 7, at + 5));
+        let range = d.range.expect("a range");
+        let (start, end) = (range.start, range.end);
+        assert_eq!((start.line, start.column, start.offset as usize), (2, 2, at));
+        assert_eq!((end.line, end.column, end.offset as usize), (2, 7, at + 5));
         let first = index.place(Diagnostic::error("", "x"), 1);
         // The emoji key is 1 + 2 + 1 UTF-16 units wide: columns 2 to 6.
-        let (s, e) = (first.start.expect("start"), first.end.expect("end"));
+        let range = first.range.expect("a range");
+        let (s, e) = (range.start, range.end);
         assert_eq!((s.column, e.column), (2, 6));
     }
 }
