@@ -303,16 +303,53 @@ pub fn export_opendc_experiment(
     })
 }
 
-/// See [`handles::Session::export_workload_parquet`]: `{"tasks", "fragments"}` in base64.
-#[wasm_bindgen(js_name = exportWorkloadParquet)]
-pub fn export_workload_parquet(workload: u32) -> String {
-    with_session(|s| s.export_workload_parquet(workload).to_json_string())
+/// A tagged answer whose value is bytes, as a JavaScript object: `{type: "success", value}`
+/// with the value made by `to_js` (`Uint8Array`s, never base64 in JSON), or the failure's JSON
+/// parsed into an object.
+fn bytes_answer<T>(answer: api::Answer<T>, to_js: impl FnOnce(T) -> JsValue) -> JsValue {
+    let object = js_sys::Object::new();
+    let set = |key: &str, value: &JsValue| {
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), value);
+    };
+    match answer {
+        api::Answer::Success { value } => {
+            set("type", &JsValue::from_str("success"));
+            set("value", &to_js(value));
+            object.into()
+        }
+        api::Answer::Failure { errors } => {
+            let text = api::Answer::<()>::Failure { errors }.to_json_string();
+            js_sys::JSON::parse(&text).unwrap_or_else(|_| JsValue::from_str(&text))
+        }
+    }
 }
 
-/// See [`handles::Session::export_carbon_parquet`]: the file in base64.
+/// See [`handles::Session::export_workload_parquet`]: `{type: "success", value: {tasks,
+/// fragments}}`, each file a `Uint8Array`.
+#[wasm_bindgen(js_name = exportWorkloadParquet)]
+pub fn export_workload_parquet(workload: u32) -> JsValue {
+    SESSION.with(|s| {
+        bytes_answer(s.borrow().export_workload_parquet(workload), |files| {
+            let value = js_sys::Object::new();
+            for (key, bytes) in [("tasks", files.tasks), ("fragments", files.fragments)] {
+                let array = js_sys::Uint8Array::from(bytes.as_slice());
+                let _ = js_sys::Reflect::set(&value, &JsValue::from_str(key), &array);
+            }
+            value.into()
+        })
+    })
+}
+
+/// See [`handles::Session::export_carbon_parquet`]: `{type: "success", value}`, the file a
+/// `Uint8Array`.
 #[wasm_bindgen(js_name = exportCarbonParquet)]
-pub fn export_carbon_parquet(carbon: u32) -> String {
-    with_session(|s| s.export_carbon_parquet(carbon).to_json_string())
+pub fn export_carbon_parquet(carbon: u32) -> JsValue {
+    SESSION.with(|s| {
+        bytes_answer(s.borrow().export_carbon_parquet(carbon), |bytes| {
+            js_sys::Uint8Array::from(bytes.as_slice()).into()
+        })
+    })
 }
 
 /// See [`handles::Session::tasks_csv`]: a finished run's tasks as CSV text.

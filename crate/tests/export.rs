@@ -56,16 +56,12 @@ fn surf_week_round_trips_through_opendc_parquet_bit_for_bit() {
     let original = input::workload::read_parquet_workload(&tasks, &fragments).unwrap();
     let mut s = Session::new();
     let loaded = value(s.load_workload_parquet(&tasks, &fragments));
-    let out = value(s.export_workload_parquet(loaded["handle"].as_u64().unwrap() as u32));
-    use base64::Engine as _;
-    let decode = |v: &Value| {
-        base64::engine::general_purpose::STANDARD
-            .decode(v.as_str().unwrap())
-            .unwrap()
+    let Answer::Success { value: out } =
+        s.export_workload_parquet(loaded["handle"].as_u64().unwrap() as u32)
+    else {
+        panic!("the workload exports");
     };
-    let back =
-        input::workload::read_parquet_workload(&decode(&out["tasks"]), &decode(&out["fragments"]))
-            .unwrap();
+    let back = input::workload::read_parquet_workload(&out.tasks, &out.fragments).unwrap();
     assert_eq!(back.tasks, original.tasks);
     assert_eq!(back.fragment_duration_ms, original.fragment_duration_ms);
     assert_eq!(back.fragment_cpu_usage_mhz, original.fragment_cpu_usage_mhz);
@@ -74,8 +70,12 @@ fn surf_week_round_trips_through_opendc_parquet_bit_for_bit() {
 
     let carbon = std::fs::read(sample("surf_week/carbon.json")).unwrap();
     let c = value(s.load_carbon(&carbon, "json"));
-    let parquet = value(s.export_carbon_parquet(c["handle"].as_u64().unwrap() as u32));
-    let back = input::carbon::read_carbon_parquet(&decode(&parquet)).unwrap();
+    let Answer::Success { value: parquet } =
+        s.export_carbon_parquet(c["handle"].as_u64().unwrap() as u32)
+    else {
+        panic!("the carbon trace exports");
+    };
+    let back = input::carbon::read_carbon_parquet(&parquet).unwrap();
     let original = input::carbon::read_carbon_json(std::str::from_utf8(&carbon).unwrap()).unwrap();
     assert_eq!(back, original);
 }

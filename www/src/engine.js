@@ -53,9 +53,10 @@ export class Engine {
     if (!p) return;
     if (progress !== undefined) { p.onProgress?.(progress); return; }
     this.pending.delete(id);
-    const parsed = parse(answer);
+    // Most exports answer JSON text; those with bytes answer an object holding Uint8Arrays.
+    const parsed = typeof answer === 'string' ? parse(answer) : answer;
     if (trapped) parsed.trapped = true;
-    Object.defineProperty(parsed, 'raw', { value: answer });
+    if (typeof answer === 'string') Object.defineProperty(parsed, 'raw', { value: answer });
     Object.defineProperty(parsed, 'wasmMs', { value: ms });
     p.resolve(parsed);
     if (trapped && !this.reloading) this.restart(null);

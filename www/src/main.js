@@ -286,7 +286,6 @@ function download(name, data, type = 'application/json') {
   setTimeout(() => URL.revokeObjectURL(url), 10000);
 }
 
-const fromBase64 = (s) => Uint8Array.from(atob(s), (c) => c.charCodeAt(0));
 
 function createExports(el) {
   const button = (label, testid, fn) => h('button', { type: 'button', 'data-testid': testid, onclick: fn }, label);
@@ -328,11 +327,11 @@ function createExports(el) {
       const files = [['experiment.json', pretty(a.value.experiment)], ['topology.json', pretty(a.value.topology)], ['NOTES.md', notes]];
       const w = await sim.call('exportWorkloadParquet', state.inputs.workload.handle);
       if (w.type !== 'success') return fail(w);
-      files.push(['workload/tasks.parquet', fromBase64(w.value.tasks)], ['workload/fragments.parquet', fromBase64(w.value.fragments)]);
+      files.push(['workload/tasks.parquet', w.value.tasks], ['workload/fragments.parquet', w.value.fragments]);
       if (state.inputs.carbon) {
         const c = await sim.call('exportCarbonParquet', state.inputs.carbon.handle);
         if (c.type !== 'success') return fail(c);
-        files.push(['carbon.parquet', fromBase64(c.value)]);
+        files.push(['carbon.parquet', c.value]);
       }
       download('opendc-experiment.zip', zip(files));
     }),

@@ -1,5 +1,6 @@
 // The Web Worker that owns the wasm module. Protocol: the page posts {id, fn, args}; the worker
-// answers {id, answer} (the export's JSON text), {id, progress} while an export named
+// answers {id, answer} (the export's JSON text, or for a byte export an object holding
+// Uint8Arrays), {id, progress} while an export named
 // *WithProgress (runWithProgress, sweepWithProgress) runs, and
 // {id, answer, trapped: true} when the call trapped (a Rust panic aborts the instance): the
 // answer is then a failure carrying lastPanic(), and the page replaces this worker.

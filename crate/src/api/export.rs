@@ -1,7 +1,7 @@
 //! Exports of what a session holds, for the page's download buttons: the scenario file (one
 //! JSON document the CLI and the page read back to the same run), an OpenDC experiment with its
 //! topology (to take a policy explored here to a real OpenDC study), and a workload or carbon
-//! trace as OpenDC parquet (base64 in the answer, since answers are JSON text).
+//! trace as OpenDC parquet (bytes: the wasm facade hands them to JavaScript as `Uint8Array`s).
 
 use super::handles::{Held, Session};
 use super::runs::{parse_policy, Handles, RunOptions};
@@ -10,15 +10,21 @@ use crate::diag::Diagnostic;
 use crate::output;
 use crate::policy::Policy;
 use crate::request;
-use base64::Engine as _;
+use serde::Serialize;
 use serde_json::{json, Value};
 
 /// Scenario files with at most this many tasks are pretty-printed (a teacher reads them);
 /// larger ones are compact.
 const PRETTY_TASKS: usize = 2000;
 
-fn base64(bytes: &[u8]) -> String {
-    base64::engine::general_purpose::STANDARD.encode(bytes)
+
+/// A workload as OpenDC's two parquet files.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct WorkloadParquet {
+    /// `tasks.parquet`.
+    pub tasks: Vec<u8>,
+    /// `fragments.parquet`.
+    pub fragments: Vec<u8>,
 }
 
 impl Session {
@@ -111,13 +117,13 @@ impl Session {
         })
     }
 
-    /// A loaded workload as OpenDC's `tasks.parquet` and `fragments.parquet`, base64-encoded:
-    /// `{"tasks": ..., "fragments": ...}`. Task names are not kept (OpenDC's files have none).
-    pub fn export_workload_parquet(&self, handle: u32) -> Answer<Value> {
+    /// A loaded workload as OpenDC's `tasks.parquet` and `fragments.parquet`. Task names are
+    /// not kept (OpenDC's files have none).
+    pub fn export_workload_parquet(&self, handle: u32) -> Answer<WorkloadParquet> {
         guard(|| match self.get(handle, "workload") {
             Ok(Held::Workload(w)) => match output::parquet::workload(w) {
                 Ok((tasks, fragments)) => Answer::Success {
-                    value: json!({"tasks": base64(&tasks), "fragments": base64(&fragments)}),
+                    value: WorkloadParquet { tasks, fragments },
                 },
                 Err(e) => failure(format!("could not write the workload as parquet: {e}")),
             },
@@ -126,13 +132,11 @@ impl Session {
         })
     }
 
-    /// A loaded carbon trace as OpenDC's carbon parquet, base64-encoded.
-    pub fn export_carbon_parquet(&self, handle: u32) -> Answer<String> {
+    /// A loaded carbon trace as OpenDC's carbon parquet file.
+    pub fn export_carbon_parquet(&self, handle: u32) -> Answer<Vec<u8>> {
         guard(|| match self.get(handle, "carbon trace") {
             Ok(Held::Carbon(c)) => match output::parquet::carbon(c) {
-                Ok(bytes) => Answer::Success {
-                    value: base64(&bytes),
-                },
+                Ok(bytes) => Answer::Success { value: bytes },
                 Err(e) => failure(format!("could not write the carbon trace as parquet: {e}")),
             },
             Ok(_) => failure(format!("handle {handle} is not a carbon trace")),
