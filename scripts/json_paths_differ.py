@@ -1,11 +1,12 @@
 """Lists the JSON paths where two results differ (scripts/goldens). Exit 0 when every difference
-is a field the typed contract adds (a diagnostic's range: `start`, `end` inside `warnings`),
+is a field the typed contract adds (a diagnostic's range: `start`, `end` inside `warnings`,
+`diagnostics` or `errors`),
 1 otherwise."""
 import json
 import re
 import sys
 
-ALLOWED = re.compile(r"(^|\.)warnings\[\d+\]\.(start|end)(\.|$)")
+ALLOWED = re.compile(r"(^|\.)(warnings|diagnostics|errors)\[\d+\]\.(start|end)(\.|$)")
 
 
 def walk(a, b, path, out):

@@ -133,8 +133,8 @@ fn an_api_sweep_over_seeds_is_the_runs_under_each_seed() {
     let mut s = Session::new();
     let loaded = value(s.load_scenario(&std::fs::read_to_string(TEACHING).expect("the sample")));
     let handles = json!({
-        "topology": loaded["topology"]["handle"], "workload": loaded["workload"]["handle"],
-        "carbon": loaded["carbon"]["handle"],
+        "topology": loaded.topology.handle, "workload": loaded.workload.handle,
+        "carbon": loaded.carbon.as_ref().map(|c| c.handle),
     })
     .to_string();
     let mem = r#"{"type": "prefab", "policyName": "Mem"}"#;
@@ -153,13 +153,12 @@ fn an_api_sweep_over_seeds_is_the_runs_under_each_seed() {
         let (h, o) =
             parse_request(&handles, &json!({ "seed": seed }).to_string()).expect("request");
         let run = value(s.run(&h, subset3, &o));
-        let metrics = &run["result"]["metrics"];
         assert_eq!(
             serde_json::to_string(&point.runs[k]).expect("text"),
-            metrics.to_string(),
+            serde_json::to_string(&run.result.metrics).expect("text"),
             "seed {seed}"
         );
-        energies.push(metrics["energyJ"].as_f64().expect("energy"));
+        energies.push(run.result.metrics.energy_j);
     }
     let mean = energies.iter().sum::<f64>() / 4.0;
     let (min, max) = energies

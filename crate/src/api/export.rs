@@ -18,6 +18,18 @@ use serde_json::{json, Value};
 const PRETTY_TASKS: usize = 2000;
 
 
+/// An OpenDC experiment of the page's run: the experiment file, its topology file and notes on
+/// what OpenDC does differently (the page zips them with the parquet files).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpenDcExport {
+    /// `experiment.json`, in OpenDC's format.
+    pub experiment: Value,
+    /// `topology.json`, in OpenDC's format.
+    pub topology: Value,
+    /// What OpenDC does differently for this policy and these options.
+    pub notes: Vec<String>,
+}
+
 /// A workload as OpenDC's two parquet files.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct WorkloadParquet {
@@ -87,7 +99,7 @@ impl Session {
         h: &Handles,
         policy_text: &str,
         o: &RunOptions,
-    ) -> Answer<Value> {
+    ) -> Answer<OpenDcExport> {
         guard(|| {
             let built = (|| {
                 let (parsed, policy) = Self::policy_value(policy_text)?;
@@ -96,8 +108,8 @@ impl Session {
                 let carbon_path = carbon.map(|_| "carbon.parquet");
                 let quantum = request::quantum(o.quantum_ms).map_err(|e| vec![e])?;
                 let notes = super::opendc_notes::notes(&parsed, quantum, carbon.is_some());
-                Ok::<_, Vec<Diagnostic>>(json!({
-                    "experiment": {
+                Ok::<_, Vec<Diagnostic>>(OpenDcExport {
+                    experiment: json!({
                         "name": "policy-playground",
                         "initialSeed": o.seed,
                         "runs": 1,
@@ -105,10 +117,10 @@ impl Session {
                         "workloads": [{"pathToFile": "workload", "type": "ComputeWorkload"}],
                         "allocationPolicies": [policy],
                         "exportModels": [{"exportInterval": 3600}],
-                    },
-                    "topology": output::json::topology(topology, carbon_path),
-                    "notes": notes,
-                }))
+                    }),
+                    topology: output::json::topology(topology, carbon_path),
+                    notes,
+                })
             })();
             match built {
                 Ok(value) => Answer::Success { value },

@@ -40,6 +40,20 @@ pub struct Session {
     pub(super) limits: Limits,
 }
 
+/// A scenario file loaded as handles, with what else it holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct LoadedScenario {
+    pub topology: LoadedInput,
+    pub workload: LoadedInput,
+    pub carbon: Option<LoadedInput>,
+    /// The policy as the file writes it.
+    pub policy: Value,
+    pub seed: u64,
+    pub quantum_ms: i64,
+    pub warnings: Vec<Diagnostic>,
+}
+
 /// A loaded input's handle and what it holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
@@ -249,7 +263,7 @@ impl Session {
 
     /// Parses a scenario file once: its topology, workload and carbon become handles; the value
     /// also carries its policy (as written), seed and quantum.
-    pub fn load_scenario(&mut self, text: &str) -> Answer<Value> {
+    pub fn load_scenario(&mut self, text: &str) -> Answer<LoadedScenario> {
         if let Err(errors) = self.limits.check_bytes(text.len(), "the scenario") {
             return Answer::Failure { errors };
         }
@@ -271,19 +285,28 @@ impl Session {
                     .ok()
                     .and_then(|v| v.get("policy").cloned())
                     .unwrap_or(Value::Null);
-                let mut handle = |item| match self.keep(item) {
-                    Answer::Success { value } => serde_json::to_value(value).unwrap_or(Value::Null),
-                    Answer::Failure { .. } => Value::Null,
+                let mut kept = |item| match self.keep(item) {
+                    Answer::Success { value } => Ok(value),
+                    Answer::Failure { errors } => Err(errors),
                 };
-                let topology = handle(topology);
-                let workload = handle(workload);
-                let carbon = carbon.map_or(Value::Null, handle);
-                Answer::Success {
-                    value: serde_json::json!({
-                        "topology": topology, "workload": workload, "carbon": carbon,
-                        "policy": policy_text, "seed": s.seed, "quantumMs": s.quantum_ms,
-                        "warnings": s.warnings,
-                    }),
+                let parts = kept(topology).and_then(|t| {
+                    let w = kept(workload)?;
+                    let c = carbon.map(&mut kept).transpose()?;
+                    Ok((t, w, c))
+                });
+                match parts {
+                    Err(errors) => Answer::Failure { errors },
+                    Ok((topology, workload, carbon)) => Answer::Success {
+                        value: LoadedScenario {
+                            topology,
+                            workload,
+                            carbon,
+                            policy: policy_text,
+                            seed: s.seed,
+                            quantum_ms: s.quantum_ms,
+                            warnings: s.warnings,
+                        },
+                    },
                 }
             }
         })

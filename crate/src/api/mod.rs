@@ -120,18 +120,41 @@ pub fn expand(text: &str) -> Answer<Value> {
 
 /// The settings of a policy that a sweep can vary: `[{"pointer", "value"}]`, JSON Pointers into
 /// its explicit form with their current values ([`crate::sweep::settings`]).
-pub fn sweep_settings(text: &str) -> Answer<Value> {
+pub fn sweep_settings(text: &str) -> Answer<Vec<SweepSetting>> {
     guard(|| match policy::policy_from_text(text) {
         Err(errors) => Answer::Failure { errors },
         Ok((p, _)) => Answer::Success {
-            value: Value::Array(
-                crate::sweep::settings(&expand::to_json(&p))
-                    .into_iter()
-                    .map(|(pointer, value)| json!({"pointer": pointer, "value": value}))
-                    .collect(),
-            ),
+            value: crate::sweep::settings(&expand::to_json(&p))
+                .into_iter()
+                .map(|(pointer, value)| SweepSetting { pointer, value })
+                .collect(),
         },
     })
+}
+
+/// A setting a sweep can vary: a JSON Pointer into the policy's explicit form, and its value.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SweepSetting {
+    pub pointer: String,
+    pub value: Value,
+}
+
+/// A prefab as the page lists it.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PrefabInfo {
+    pub name: &'static str,
+    /// What it does, in a line.
+    pub doc: &'static str,
+    /// Its explicit policy, every default written out.
+    pub expansion: Value,
+}
+
+/// One decision case's outcome, or those of an array of cases.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Decided {
+    One(case::CaseOutcome),
+    Many(Vec<case::CaseOutcome>),
 }
 
 /// A sweep report (the value of a sweep, as JSON text) as CSV: one row per run
@@ -148,16 +171,16 @@ pub fn sweep_csv(report_json: &str) -> Answer<String> {
 }
 
 /// Every prefab: its name, what it does, and its explicit form.
-pub fn prefabs() -> Answer<Value> {
-    guard(|| {
-        Answer::Success {
-        value: Value::Array(
-            prefab::PREFABS
-                .iter()
-                .map(|p| json!({"name": p.name, "doc": p.doc, "expansion": expand::to_json(&prefab::expand(p))}))
-                .collect(),
-        ),
-    }
+pub fn prefabs() -> Answer<Vec<PrefabInfo>> {
+    guard(|| Answer::Success {
+        value: prefab::PREFABS
+            .iter()
+            .map(|p| PrefabInfo {
+                name: p.name,
+                doc: p.doc,
+                expansion: expand::to_json(&prefab::expand(p)),
+            })
+            .collect(),
     })
 }
 
@@ -177,22 +200,15 @@ pub fn policy_schema() -> Answer<Value> {
 
 /// Runs a decision case, or an array of them (`shared/conformance/README.md`). The value is
 /// `{"steps": [...], ...}` for one case, an array of those for an array.
-pub fn decide(text: &str) -> Answer<Value> {
+pub fn decide(text: &str) -> Answer<Decided> {
     guard(|| match case::run_text(text) {
         Err(errors) => Answer::Failure { errors },
-        Ok(outcomes) => {
-            let mut values: Vec<Value> = outcomes
-                .iter()
-                .map(|o| serde_json::to_value(o).unwrap_or(Value::Null))
-                .collect();
-            Answer::Success {
-                value: if case::is_single(text) {
-                    values.pop().unwrap_or(Value::Null)
-                } else {
-                    Value::Array(values)
-                },
-            }
-        }
+        Ok(mut outcomes) => Answer::Success {
+            value: match (case::is_single(text), outcomes.pop()) {
+                (true, Some(one)) if outcomes.is_empty() => Decided::One(one),
+                (_, last) => Decided::Many(outcomes.into_iter().chain(last).collect()),
+            },
+        },
     })
 }
 

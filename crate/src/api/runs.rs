@@ -11,7 +11,13 @@ pub use crate::request::RunOptions;
 use crate::request::{CarbonReference, Inputs, RunOutcome, RunRequest};
 use crate::sim::{self, QueueSnapshot};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+/// A finished run over handles: its handle (to ask about it later) and its result.
+#[derive(Debug, Clone, Serialize)]
+pub struct RunAnswer {
+    pub run: u32,
+    pub result: sim::SimResult,
+}
 
 /// The handles a run is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
@@ -66,7 +72,7 @@ impl Session {
         handles: &Handles,
         policy_text: &str,
         options: &RunOptions,
-    ) -> Answer<Value> {
+    ) -> Answer<RunAnswer> {
         self.run_with_progress(handles, policy_text, options, &mut |_| {})
     }
 
@@ -78,7 +84,7 @@ impl Session {
         policy_text: &str,
         options: &RunOptions,
         progress: &mut dyn FnMut(f64),
-    ) -> Answer<Value> {
+    ) -> Answer<RunAnswer> {
         guard(|| {
             let (policy, policy_warnings) = match parse_policy(policy_text) {
                 Ok(read) => read,
@@ -102,7 +108,7 @@ impl Session {
                         options: options.clone(),
                     });
                     Answer::Success {
-                        value: serde_json::json!({"run": id, "result": result}),
+                        value: RunAnswer { run: id, result },
                     }
                 }
             }

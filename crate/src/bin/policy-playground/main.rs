@@ -230,6 +230,7 @@ fn decide(file: &Path, json: bool) -> Result<(), u8> {
             return Err(INVALID);
         }
     };
+    let value = serde_json::to_value(&value).unwrap_or_default();
     let cases: Vec<&serde_json::Value> = match &value {
         serde_json::Value::Array(items) => items.iter().collect(),
         one => vec![one],
