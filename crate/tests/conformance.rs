@@ -41,21 +41,33 @@ fn own_cases_pass() {
     assert_all_pass("ours.json", 39);
 }
 
+/// The checkout's root: the directory above the crate.
+fn checkout() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// Guards the copy `tests/conformance/decisions.json` against drifting from OpenDC's conformance
+/// file in `shared/`, which lies beside the checkout (CI clones shared/ beside it). A missing
+/// shared file fails: a test that passes without its subject checks nothing.
 #[test]
 fn the_shared_copy_is_unchanged() {
-    // The copy under tests/ must stay identical to the shared file when that is present.
-    let shared = format!(
-        "{}/../../shared/conformance/decisions.json",
-        env!("CARGO_MANIFEST_DIR")
+    let shared = checkout().join("../shared/conformance/decisions.json");
+    let original = std::fs::read_to_string(&shared).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e}; the shared data must be at <checkout>/../shared/conformance/decisions.json \
+             (CI puts shared/ beside the clone)",
+            shared.display()
+        )
+    });
+    let copy_path = checkout().join("tests/conformance/decisions.json");
+    let copy = std::fs::read_to_string(&copy_path)
+        .unwrap_or_else(|e| panic!("{}: {e}", copy_path.display()));
+    assert!(
+        original == copy,
+        "{} differs from {}",
+        copy_path.display(),
+        shared.display()
     );
-    if let Ok(original) = std::fs::read_to_string(shared) {
-        let copy = std::fs::read_to_string(format!(
-            "{}/../tests/conformance/decisions.json",
-            env!("CARGO_MANIFEST_DIR")
-        ))
-        .unwrap();
-        assert_eq!(original, copy);
-    }
 }
 
 #[test]

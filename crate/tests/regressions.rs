@@ -7,6 +7,7 @@ mod regressions;
 use policy_playground::api::simulate_json_str;
 use regressions::{mismatches, REGRESSIONS};
 use serde_json::Value;
+use std::path::Path;
 
 #[test]
 fn each_regression_scenario_gives_its_worked_out_result() {
@@ -20,26 +21,51 @@ fn each_regression_scenario_gives_its_worked_out_result() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// The names of the files in `dir`, sorted; a missing directory fails with `hint`.
+fn file_names(dir: &Path, hint: &str) -> Vec<String> {
+    let entries =
+        std::fs::read_dir(dir).unwrap_or_else(|e| panic!("{}: {e}; {hint}", dir.display()));
+    let mut names: Vec<String> = entries
+        .map(|e| {
+            e.expect("a directory entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
+
+/// Guards `tests/conformance/regressions/`, the copy kept so that a clone without ../shared
+/// still runs the regression scenarios, against drifting from `shared/conformance/regressions/`
+/// beside the checkout: the same files, byte for byte, none more and none fewer on either side.
+/// A missing shared directory fails (CI clones shared/ beside the checkout).
 #[test]
 fn the_copies_match_the_shared_scenarios() {
-    // tests/conformance/regressions/ is a copy of shared/conformance/regressions/, kept so
-    // that a clone without ../shared still runs these tests.
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/conformance/regressions");
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().into_string().unwrap_or_default();
-        let copy = format!(
-            "{}/../tests/conformance/regressions/{name}",
-            env!("CARGO_MANIFEST_DIR")
-        );
-        let original = std::fs::read(entry.path()).unwrap_or_default();
-        assert_eq!(
-            std::fs::read(&copy).ok(),
-            Some(original),
-            "{copy} differs from {}",
-            entry.path().display()
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let shared = root.join("../shared/conformance/regressions");
+    let copy = root.join("tests/conformance/regressions");
+    let originals = file_names(
+        &shared,
+        "the shared scenarios must be in <checkout>/../shared/conformance/regressions/ \
+         (CI puts shared/ beside the clone)",
+    );
+    let copies = file_names(&copy, "the copy is part of the checkout");
+    assert_eq!(
+        copies,
+        originals,
+        "the files of {} and of {}",
+        copy.display(),
+        shared.display()
+    );
+    for name in &originals {
+        let (a, b) = (shared.join(name), copy.join(name));
+        assert!(
+            std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
+            "{} differs from {}",
+            b.display(),
+            a.display()
         );
     }
 }

@@ -8,8 +8,14 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ROOT, BIN, SHOTS, serve, launch, native, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
 import { LESSONS } from '../../www/src/gallery.js';
+import { checkCaptions } from './lessons.mjs';
 
 const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
+/** Fails unless the page's wasm build exports `fn`: the build always ships it, so a test of it
+ * must fail, not skip, when it is missing. */
+async function requireExport(page, fn) {
+  assert.ok(await has(page, fn), `the wasm build has no export \`${fn}\` (scripts/build-wasm builds it from crate/src/wasm.rs)`);
+}
 const pretty = (v) => JSON.stringify(v, null, 2);
 const prefab = (name) => pretty({ type: 'prefab', policyName: name });
 const surf = (f) => path.join(ROOT, 'www', 'samples', 'surf_week', f);
@@ -132,11 +138,11 @@ test('a deferral explains its regime, reference intensity and slack', async ({ p
 
 test('the time cursor shows the queue at that instant', async ({ page, url }) => {
   await open(page, url);
+  await requireExport(page, 'queueAt');
   await page.evaluate(() => window.__playground.timelines[0].setCursor(3600000));
   await page.waitForSelector('[data-testid=queue-a] h4');
-  assert.match(await page.textContent('[data-testid=queue-a] h4'), await has(page, 'queueAt')
-    ? /06-13 07:00 UTC: 5 running, 0 waiting, 0 deferred; 195 not yet submitted, 0 completed/
-    : /06-13 07:00 UTC: 5 running, 0 waiting, 0 deferred \(read off the result/);
+  assert.match(await page.textContent('[data-testid=queue-a] h4'),
+    /06-13 07:00 UTC: 5 running, 0 waiting, 0 deferred; 195 not yet submitted, 0 completed/);
   // Clicking the axis sets it too.
   await page.locator('[data-testid=timeline-a]').click({ position: { x: 400, y: 10 } });
   await page.waitForFunction(() => window.__playground.view.cursorMs !== 3600000);
@@ -177,14 +183,13 @@ test('every lesson shows its point', async ({ page, url }) => {
         const c = res.tasks.filter((x) => x.submitMs <= t && t < (x.startMs ?? x.finishMs)).length;
         if (c > best) { best = c; at = t; }
       }
+      await requireExport(page, 'queueAt');
       await page.evaluate((t) => window.__playground.timelines[0].setCursor(t), at);
       await page.waitForSelector('[data-testid=queue-a] [data-testid=queue-list]');
       const q = await page.textContent('[data-testid=queue-a]');
       assert.match(q, new RegExp(`${best} waiting`));
-      if (await has(page, 'queueAt')) {
-        assert.match(q, /head of the queue, waiting: no host fits it now/);
-        assert.match(q, /head-of-line blocking/);
-      }
+      assert.match(q, /head of the queue, waiting: no host fits it now/);
+      assert.match(q, /head-of-line blocking/);
       assert.match(await page.textContent('[data-testid=queue-b]'), /0 waiting|the queue is empty|waiting/);
       await shot(page, 'lesson-head-of-line');
     }
@@ -202,6 +207,9 @@ test('every lesson shows its point', async ({ page, url }) => {
     }
   }
 });
+
+// The figures the captions state (not only the direction checked above), from the native CLI.
+test('every lesson caption states the simulator\'s figures', async () => checkCaptions());
 
 test('a share URL reproduces the same metrics in a fresh page', async ({ page, url, browser }) => {
   await open(page, url);
@@ -336,26 +344,23 @@ test('surf_week parquet files from disk complete 6295 tasks', async ({ page, url
   assert.equal(state, 'cancelled', 'no run could be cancelled before it finished');
   // A run reports its progress (runWithProgress) as it goes: every value the page gives its
   // progress bar is recorded (whether or not the bar is shown yet; it shows after 200 ms).
-  if (await has(page, 'runWithProgress')) {
-    await page.evaluate(() => {
-      const bar = document.querySelector('[data-testid=progress]');
-      const own = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, 'value');
-      window.__progressSeen = [];
-      Object.defineProperty(bar, 'value', {
-        configurable: true,
-        get() { return own.get.call(this); },
-        set(v) { window.__progressSeen.push(v); own.set.call(this, v); },
-      });
+  await requireExport(page, 'runWithProgress');
+  await page.evaluate(() => {
+    const bar = document.querySelector('[data-testid=progress]');
+    const own = Object.getOwnPropertyDescriptor(HTMLProgressElement.prototype, 'value');
+    window.__progressSeen = [];
+    Object.defineProperty(bar, 'value', {
+      configurable: true,
+      get() { return own.get.call(this); },
+      set(v) { window.__progressSeen.push(v); own.set.call(this, v); },
     });
-  }
+  });
   n = await runs(page);
   await setPolicy(page, prefab('Mem'));
   await waitRun(page, n, 120000);
   assert.equal((await metrics(page)).tasksCompleted, 6295);
-  if (await has(page, 'runWithProgress')) {
-    const seen = await page.evaluate(() => window.__progressSeen);
-    assert.ok(seen.some((v) => v > 0 && v < 1), `progress values reported during the run: ${seen}`);
-  }
+  const seen = await page.evaluate(() => window.__progressSeen);
+  assert.ok(seen.some((v) => v > 0 && v < 1), `progress values reported during the run: ${seen}`);
 });
 
 test('a sweep of subsetSize over seeds gives the native sweep; a refused value says why', async ({ page, url }) => {
@@ -627,7 +632,8 @@ test('the result downloads as the JSON the CLI prints', async ({ page, url }) =>
 
 test('the exported scenario and OpenDC experiment give the same figures natively', async ({ page, url }) => {
   await open(page, url);
-  if (!(await has(page, 'exportOpenDcExperiment'))) { console.log('     (this wasm build has no exports: skipped)'); return; }
+  await requireExport(page, 'exportScenario');
+  await requireExport(page, 'exportOpenDcExperiment');
   let n = await runs(page);
   await setPolicy(page, prefab('Timeshift'));
   await waitRun(page, n);
@@ -655,7 +661,8 @@ test('the exported scenario and OpenDC experiment give the same figures natively
 
 test('tasks CSV, timeline PNG and SVG downloads, and the OpenDC notes', async ({ page, url, context }) => {
   await open(page, url);
-  if (!(await has(page, 'exportTasksCsv'))) { console.log('     (this wasm build has no exportTasksCsv: skipped)'); return; }
+  await requireExport(page, 'exportTasksCsv');
+  await requireExport(page, 'exportOpenDcExperiment');
   let n = await runs(page);
   await setPolicy(page, prefab('Timeshift'));
   await waitRun(page, n);

@@ -1,0 +1,110 @@
+// The figures the lessons' captions state (www/src/gallery.js), checked against the native CLI.
+// Each lesson's policies A and B run on the teaching sample with the lesson's host counts, and
+// every figure its caption states must be the simulator's, to the caption's rounding ("about
+// 5 %" means the change rounds to 5 %, i.e. lies in [4.5, 5.5)). Every number in a caption must
+// be read by one of the checks below, so a new figure cannot go in unchecked.
+// The browser suite runs this as one of its tests (tests/e2e/run.mjs); on its own:
+// Usage: node tests/e2e/lessons.mjs   (needs target/release/policy-playground)
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { pathToFileURL } from 'node:url';
+import { TEACHING, native } from './lib.mjs';
+import { LESSONS } from '../../www/src/gallery.js';
+
+const change = (a, b, key) => (100 * (b.metrics[key] - a.metrics[key])) / a.metrics[key];
+const minutes = (r) => r.metrics.meanWaitMs / 60000;
+const hostsNamed = (r, group) => r.hosts.filter((h) => h.name === group || h.name.startsWith(`${group}-`)).length;
+
+/** Fails unless `actual` rounds to the `stated` whole number (`+ 0`: -0 is 0 here). */
+function about(actual, stated, what) {
+  assert.equal(Math.round(actual) + 0, stated, `${what}: the caption says about ${stated}, the simulator gives ${actual.toFixed(2)}`);
+}
+
+/** The teaching topology's host group `name` (memory in MiB). */
+function group(name) {
+  const { topology } = JSON.parse(fs.readFileSync(TEACHING, 'utf8'));
+  return topology.clusters.flatMap((c) => c.hosts).find((h) => h.name === name);
+}
+
+// Per lesson: the phrases of its caption that state figures, each with the check of what it says
+// (`n` the numbers it states, `a` and `b` the native results of policies A and B).
+const CLAIMS = {
+  'spread-pack': [
+    [/the (\d+) GiB bigmem host runs most tasks/, (n, { a }) => {
+      assert.equal(group('bigmem').memory.memorySize / 1024, n[0], 'bigmem memory in GiB');
+      const onBigmem = a.tasks.filter((t) => t.host === 'bigmem').length;
+      assert.ok(onBigmem > a.tasks.length / 2, `under A bigmem runs ${onBigmem} of ${a.tasks.length} tasks`);
+    }],
+    [/same makespan, about (\d+) % less dynamic energy/, (n, { a, b }) => {
+      assert.equal(b.metrics.makespanMs, a.metrics.makespanMs, 'same makespan');
+      about(-change(a, b, 'dynamicEnergyJ'), n[0], '% less dynamic energy');
+    }],
+  ],
+  'head-of-line': [
+    [/With (\d+) small hosts and (\d+) large one/, (n, { a }) => {
+      assert.deepEqual([hostsNamed(a, 'small'), hostsNamed(a, 'large'), a.hosts.length], [n[0], n[1], n[0] + n[1]], 'small, large, all hosts');
+    }],
+    [/mean wait drops from about (\d+) min to about (\d+) min/, (n, { a, b }) => {
+      about(minutes(a), n[0], 'A\'s mean wait in min');
+      about(minutes(b), n[1], 'B\'s mean wait in min');
+    }],
+  ],
+  'subset-size': [
+    [/subsetSize (\d+) \(B\) draws at random among the (\d+) best-ranked hosts/, (n, { lesson }) => {
+      const size = JSON.parse(lesson.b).subsetSize;
+      assert.deepEqual([size, size], n, 'B\'s subsetSize (stated twice)');
+      assert.equal(JSON.parse(lesson.a).subsetSize, 1, 'A takes the best host');
+    }],
+    [/about (\d+) % more dynamic energy/, (n, { a, b }) => about(change(a, b, 'dynamicEnergyJ'), n[0], '% more dynamic energy')],
+  ],
+  'time-shifting': [
+    [/dynamic carbon falls about (\d+) % with no deadline missed/, (n, { a, b }) => {
+      about(-change(a, b, 'dynamicCarbonG'), n[0], '% less dynamic carbon');
+      assert.equal(b.metrics.deadlineMisses, 0, 'deadlines missed under B');
+    }],
+    [/mean wait about (\d+) min instead of (\d+)/, (n, { a, b }) => {
+      about(minutes(b), n[0], 'B\'s mean wait in min');
+      about(minutes(a), n[1], 'A\'s mean wait in min');
+    }],
+  ],
+};
+
+/** Checks one lesson's caption: every stated figure, and no figure left unchecked. */
+export function checkCaption(lesson) {
+  const run = (policy) => native({ policy, hostCounts: lesson.hostCounts });
+  const context = { lesson, a: run(lesson.a), b: run(lesson.b) };
+  let text = lesson.caption.join(' ');
+  for (const [pattern, check] of CLAIMS[lesson.id] ?? []) {
+    const m = pattern.exec(text);
+    assert.ok(m, `the caption no longer says ${pattern}; update the check in tests/e2e/lessons.mjs`);
+    check(m.slice(1).map(Number), context);
+    text = text.replace(m[0], '');
+  }
+  const unchecked = text.match(/\d+(\.\d+)?/g);
+  assert.equal(unchecked, null, `figures in the caption that no check reads: ${unchecked}`);
+}
+
+/** Checks every lesson's caption; throws on the first wrong figure, naming its lesson. */
+export function checkCaptions() {
+  for (const lesson of LESSONS) {
+    try { checkCaption(lesson); } catch (e) {
+      e.message = `${lesson.id}: ${e.message}`;
+      throw e;
+    }
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  let failed = 0;
+  for (const lesson of LESSONS) {
+    try {
+      checkCaption(lesson);
+      console.log(`ok   ${lesson.id}`);
+    } catch (e) {
+      failed += 1;
+      console.log(`FAIL ${lesson.id}: ${e.message.split('\n')[0]}`);
+    }
+  }
+  console.log(`${LESSONS.length - failed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
