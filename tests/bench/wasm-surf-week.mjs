@@ -9,7 +9,7 @@ import { dirname, join } from "node:path";
 import { performance } from "node:perf_hooks";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
-const pkg = join(root, "www", "pkg");
+const pkg = process.env.PKG || join(root, "www", "pkg");
 const wasm = await import(join(pkg, "policy_playground.js"));
 wasm.initSync({ module: readFileSync(join(pkg, "policy_playground_bg.wasm")) });
 
