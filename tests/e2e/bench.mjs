@@ -63,7 +63,7 @@ const page = await (await browser.newContext({ viewport: { width: 1400, height: 
 await open(page, server.url);
 await measure(page, 'teaching (200 tasks, 7 hosts)');
 const before = await page.$eval('[data-testid=run-status]', (e) => Number(e.dataset.runs));
-await page.selectOption('[data-testid=sample-select]', 'surf_week');
+await page.selectOption('[data-testid=sample-picker]', 'surf_week');
 await page.waitForFunction((n) => Number(document.querySelector('[data-testid=run-status]').dataset.runs) > n, before, { timeout: 120000 });
 await measure(page, 'surf_week (6295 tasks, 277 hosts)');
 await browser.close();

@@ -37,8 +37,9 @@ export function launch() {
   });
 }
 
-/** The native CLI's result for the teaching scenario under another policy / seed. */
-export function native({ policy, seed, quantumMs, hostCounts } = {}) {
+/** The teaching scenario under another policy / seed / quantum / host counts, written to a
+ * temporary file; returns its path (the caller removes it). */
+export function teachingScenario({ policy, seed, quantumMs, hostCounts } = {}) {
   const scenario = JSON.parse(fs.readFileSync(TEACHING, 'utf8'));
   if (policy !== undefined) scenario.policy = typeof policy === 'string' ? JSON.parse(policy) : policy;
   if (seed !== undefined) scenario.seed = seed;
@@ -56,6 +57,12 @@ export function native({ policy, seed, quantumMs, hostCounts } = {}) {
   }
   const file = path.join(os.tmpdir(), `pp-e2e-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
   fs.writeFileSync(file, JSON.stringify(scenario));
+  return file;
+}
+
+/** The native CLI's result for the teaching scenario under another policy / seed / ... */
+export function native(changes = {}) {
+  const file = teachingScenario(changes);
   try {
     return JSON.parse(execFileSync(BIN, ['simulate', '--scenario', file, '--json'], { maxBuffer: 1 << 28 }));
   } finally { fs.rmSync(file, { force: true }); }
@@ -79,28 +86,33 @@ export async function open(page, url) {
   await waitRun(page, 0);
 }
 
-/** The metrics the page shows, as the raw numbers of data-value (prefix `metric-` or `metric-b-`). */
+/** The metrics the page shows, as the raw numbers of data-value (prefix `metric-` or `metric-b-`):
+ * every value cell of metrics.js, by catalog key (the stable hooks such as metric-makespan are
+ * spans inside six of them; tests/e2e/hooks.mjs reads those). */
 export function metrics(page, prefix = 'metric-') {
-  return page.$$eval(`[data-testid^="${prefix}"]`, (cells, p) => {
+  return page.$$eval(`td[data-testid^="${prefix}"]`, (cells, p) => {
     const out = {};
     for (const c of cells) {
       const key = c.dataset.testid.slice(p.length);
-      if (key.includes('-')) continue;
+      if (key.includes('-')) continue; // metric-b-* and metric-delta-*
       out[key] = c.dataset.value === 'null' ? null : Number(c.dataset.value);
     }
     return out;
   }, prefix);
 }
 
+/** The testid of a policy's editor: A's is the stable hook `policy-editor`, B's `editor-B`. */
+const editor = (id) => (id === 'A' ? 'policy-editor' : `editor-${id}`);
+
 /** Replaces the text of a policy editor, as a paste would. */
 export async function setPolicy(page, text, id = 'A') {
-  const ed = page.locator(`[data-testid=editor-${id}]`);
+  const ed = page.locator(`[data-testid=${editor(id)}]`);
   await ed.click();
   await page.keyboard.press('Control+A');
   await page.keyboard.insertText(text);
 }
 
-export const policyText = (page, id = 'A') => page.locator(`[data-testid=editor-${id}]`).innerText();
+export const policyText = (page, id = 'A') => page.locator(`[data-testid=${editor(id)}]`).innerText();
 
 export async function shot(page, name) {
   fs.mkdirSync(SHOTS, { recursive: true });

@@ -9,6 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { ROOT, BIN, SHOTS, serve, launch, native, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
 import { LESSONS } from '../../www/src/gallery.js';
 import { checkCaptions } from './lessons.mjs';
+import { HOOK_TESTS } from './hooks.mjs';
 
 const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
 /** Fails unless the page's wasm build exports `fn`: the build always ships it, so a test of it
@@ -42,7 +43,7 @@ test('a typo shows a diagnostic at its line; the old result stays, marked stale'
   const before = await metrics(page);
   await setPolicy(page, '{\n  "type": "prefab",\n  "policyName": "Memm"\n}');
   await page.waitForSelector('[data-testid=stale-badge]:visible');
-  const diag = await page.textContent('[data-testid=diagnostics-A]');
+  const diag = await page.textContent('[data-testid=diagnostics]');
   assert.match(diag, /line 3, column 17: error: unknown prefab `Memm` \(did you mean `Mem`\?\)/);
   await page.waitForSelector('.cm-lintRange-error');
   assert.equal(await page.textContent('.cm-lintRange-error'), '"Memm"');
@@ -58,7 +59,7 @@ test('a typo shows a diagnostic at its line; the old result stays, marked stale'
 
 test('typing key by key runs as you type and ends on the last text', async ({ page, url }) => {
   await open(page, url);
-  const ed = page.locator('[data-testid=editor-A]');
+  const ed = page.locator('[data-testid=policy-editor]');
   await ed.click();
   await page.keyboard.press('Control+A');
   await page.keyboard.press('Delete');
@@ -72,8 +73,8 @@ test('typing key by key runs as you type and ends on the last text', async ({ pa
 test('a prefab change changes the metrics, to the native figures', async ({ page, url }) => {
   await open(page, url);
   const n = await runs(page);
-  await page.selectOption('[data-testid=prefab-select-A]', 'MemInv');
-  await page.click('[data-testid=use-prefab-A]');
+  await page.selectOption('[data-testid=prefab-picker]', 'MemInv');
+  await page.click('[data-testid=use-prefab]');
   await waitRun(page, n);
   const expected = native({ policy: prefab('MemInv') }).metrics;
   sameMetrics(await metrics(page), expected, 'MemInv');
@@ -82,14 +83,14 @@ test('a prefab change changes the metrics, to the native figures', async ({ page
   // Its expansion runs identically.
   const m = await runs(page);
   await page.click('[data-testid=use-expansion-A]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=editor-A]').innerText.includes('"weighers"'));
+  await page.waitForFunction(() => document.querySelector('[data-testid=policy-editor]').innerText.includes('"weighers"'));
   await waitRun(page, m);
   sameMetrics(await metrics(page), expected, 'MemInv expanded');
 });
 
 test('the editor completes and explains from the policy schema', async ({ page, url }) => {
   await open(page, url);
-  const line = await page.locator('[data-testid=editor-A] .cm-line').nth(2).boundingBox();
+  const line = await page.locator('[data-testid=policy-editor] .cm-line').nth(2).boundingBox();
   await page.mouse.move(line.x + 30, line.y + line.height / 2);
   await page.waitForSelector('.cm-tooltip-hover');
   assert.match(await page.textContent('.cm-tooltip-hover'), /Case-insensitive\. Mem: Most free memory first/);
@@ -109,7 +110,7 @@ test('clicking a timeline bar opens its explanation', async ({ page, url }) => {
   const task = result.tasks.find((t) => t.id === '5');
   const at = await page.evaluate(() => window.__playground.timelines[0].reveal('5'));
   await page.waitForTimeout(100);
-  await page.locator('[data-testid=timeline-a]').click({ position: at });
+  await page.locator('[data-testid=timeline]').click({ position: at });
   await page.waitForSelector('[data-testid=placement-summary]');
   const summary = await page.textContent('[data-testid=placement-summary]');
   assert.match(summary, new RegExp(`^7 hosts: .*; chose ${task.host}$`));
@@ -144,7 +145,7 @@ test('the time cursor shows the queue at that instant', async ({ page, url }) =>
   assert.match(await page.textContent('[data-testid=queue-a] h4'),
     /06-13 07:00 UTC: 5 running, 0 waiting, 0 deferred; 195 not yet submitted, 0 completed/);
   // Clicking the axis sets it too.
-  await page.locator('[data-testid=timeline-a]').click({ position: { x: 400, y: 10 } });
+  await page.locator('[data-testid=timeline]').click({ position: { x: 400, y: 10 } });
   await page.waitForFunction(() => window.__playground.view.cursorMs !== 3600000);
 });
 
@@ -211,6 +212,9 @@ test('every lesson shows its point', async ({ page, url }) => {
 // The figures the captions state (not only the direction checked above), from the native CLI.
 test('every lesson caption states the simulator\'s figures', async () => checkCaptions());
 
+// The page's stable test hooks, driven through their data-testid alone (tests/e2e/hooks.mjs).
+for (const [name, fn] of HOOK_TESTS) test(name, fn);
+
 test('a share URL reproduces the same metrics in a fresh page', async ({ page, url, browser }) => {
   await open(page, url);
   let n = await runs(page);
@@ -227,8 +231,8 @@ test('a share URL reproduces the same metrics in a fresh page', async ({ page, u
   const expected = await metrics(page);
   sameMetrics(expected, native({ policy: { type: 'filter', weighers: [{ type: 'Ram', multiplier: 1 }], subsetSize: 3 }, seed: 7, hostCounts: { 'rack-A/small': 2 } }).metrics, 'native');
   await page.click('[data-testid=share]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=share-url]').value !== '');
-  const link = await page.inputValue('[data-testid=share-url]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=share-link]').value !== '');
+  const link = await page.inputValue('[data-testid=share-link]');
   assert.match(link, /#s2=[A-Za-z0-9_-]+$/);
   const fresh = await browser.newContext();
   const other = await fresh.newPage();
@@ -249,8 +253,8 @@ test('share links are compressed, and links of format 1 still open', async ({ pa
   await setPolicy(page, long);
   await waitRun(page, n);
   await page.click('[data-testid=share]');
-  await page.waitForFunction(() => document.querySelector('[data-testid=share-url]').value !== '');
-  const link = await page.inputValue('[data-testid=share-url]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=share-link]').value !== '');
+  const link = await page.inputValue('[data-testid=share-link]');
   const state = { v: 1, sample: 'teaching', policy: long, seed: 0, quantumMs: 1000 };
   const v1 = `#s=${Buffer.from(JSON.stringify(state)).toString('base64url')}`;
   const hash = link.slice(link.indexOf('#'));
@@ -572,12 +576,12 @@ test('the edited policy survives a sample switch and runs on the new sample', as
   await setPolicy(page, mine);
   await waitRun(page, n);
   n = await runs(page);
-  await page.selectOption('[data-testid=sample-select]', 'surf_week');
+  await page.selectOption('[data-testid=sample-picker]', 'surf_week');
   await waitRun(page, n, 120000);
   assert.equal(JSON.parse(await policyText(page)).weighers[0].multiplier, -1);
   assert.equal((await metrics(page)).tasksTotal, 6295);
   n = await runs(page);
-  await page.selectOption('[data-testid=sample-select]', 'teaching');
+  await page.selectOption('[data-testid=sample-picker]', 'teaching');
   await waitRun(page, n);
   assert.deepEqual(JSON.parse(await policyText(page)), JSON.parse(mine));
   sameMetrics(await metrics(page), native({ policy: mine }).metrics, 'my policy, back on teaching');
@@ -604,7 +608,7 @@ test('zoom and pan with the keyboard and the wheel', async ({ page, url }) => {
   await open(page, url);
   const span = () => page.evaluate(() => window.__playground.view.t1 - window.__playground.view.t0);
   const full = await span();
-  await page.focus('[data-testid=timeline-a]');
+  await page.focus('[data-testid=timeline]');
   await page.keyboard.press('+');
   await page.keyboard.press('+');
   assert.ok((await span()) < full * 0.7);
@@ -612,12 +616,12 @@ test('zoom and pan with the keyboard and the wheel', async ({ page, url }) => {
   await page.keyboard.press('ArrowRight');
   assert.ok((await page.evaluate(() => window.__playground.view.t0)) > t0);
   await page.mouse.move(700, 700);
-  await page.locator('[data-testid=timeline-a]').hover({ position: { x: 500, y: 200 } });
+  await page.locator('[data-testid=timeline]').hover({ position: { x: 500, y: 200 } });
   await page.mouse.wheel(0, 400);
   assert.ok((await span()) > full * 0.6);
   await page.keyboard.press('0');
   assert.equal(await span(), full);
-  await page.locator('[data-testid=timeline-a]').hover({ position: { x: 300, y: 300 } });
+  await page.locator('[data-testid=timeline]').hover({ position: { x: 300, y: 300 } });
   await page.waitForTimeout(100);
 });
 

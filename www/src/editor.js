@@ -66,6 +66,11 @@ export function createEditor(parent, { doc, schema, label, testid, onChange }) {
   };
 }
 
+// Policy A's controls carry the page's stable test hooks (README, "The page"), kept across
+// versions for tests written outside the project; the rest, and policy B's, are `<name>-<id>`.
+const HOOKS_A = { editor: 'policy-editor', diagnostics: 'diagnostics', 'prefab-select': 'prefab-picker', 'use-prefab': 'use-prefab' };
+const testid = (name, id) => (id === 'A' && HOOKS_A[name]) || `${name}-${id}`;
+
 /**
  * A policy panel: a prefab picker (the wasm's prefabs()), the editor, and the `check` report
  * (diagnostics as text and as lint marks, and the policy's one-line description).
@@ -77,7 +82,7 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
     e.append(...kids);
     return e;
   };
-  const select = mk('select', { id: `prefab-${id}`, 'data-testid': `prefab-select-${id}` },
+  const select = mk('select', { id: `prefab-${id}`, 'data-testid': testid('prefab-select', id) },
     ...prefabs.map((p) => { const o = mk('option', { value: p.name }, p.name); o.title = p.doc; return o; }));
   const doc1 = mk('p', { class: 'prefab-doc' });
   const showDoc = () => { doc1.textContent = prefabs.find((p) => p.name === select.value)?.doc || ''; };
@@ -88,7 +93,7 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
     return b;
   };
   const pretty = (v) => JSON.stringify(v, null, 2);
-  const usePrefab = button('Use prefab', `use-prefab-${id}`, () => editor.setText(pretty({ type: 'prefab', policyName: select.value })));
+  const usePrefab = button('Use prefab', testid('use-prefab', id), () => editor.setText(pretty({ type: 'prefab', policyName: select.value })));
   const useExpansion = button('Use its expansion', `use-expansion-${id}`, () => {
     const p = prefabs.find((x) => x.name === select.value);
     if (p) editor.setText(pretty(p.expansion));
@@ -99,13 +104,13 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
   });
   const host = mk('div', { class: 'editor' });
   const describe = mk('p', { class: 'description', 'data-testid': `description-${id}` });
-  const diags = mk('ul', { class: 'diagnostics', 'data-testid': `diagnostics-${id}`, 'aria-live': 'polite' });
+  const diags = mk('ul', { class: 'diagnostics', 'data-testid': testid('diagnostics', id), 'aria-live': 'polite' });
   el.append(
     mk('h2', {}, title),
     mk('div', { class: 'row' }, mk('label', { for: `prefab-${id}` }, 'Prefab '), select, usePrefab, useExpansion, writeOut),
     doc1, host, describe, diags);
   showDoc();
-  const editor = createEditor(host, { doc, schema, label: `${title}: policy JSON`, testid: `editor-${id}`, onChange });
+  const editor = createEditor(host, { doc, schema, label: `${title}: policy JSON`, testid: testid('editor', id), onChange });
   return {
     editor,
     text: () => editor.text(),

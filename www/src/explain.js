@@ -96,7 +96,7 @@ export function createTaskList(el, onPick) {
       if (found.length > 100) break;
     }
     list.replaceChildren(...found.slice(0, 100).map((t) => h('li', {},
-      h('button', { type: 'button', 'data-task': t.id, onclick: () => onPick(t.id) },
+      h('button', { type: 'button', 'data-testid': 'task-list-item', 'data-task': t.id, onclick: () => onPick(t.id) },
         `${t.name} (${t.id})${t.state === 'completed' ? '' : ` — ${t.state}`}${t.waitMs ? `, waited ${duration(t.waitMs)}` : ''}${t.deferrals.length ? ', deferred' : ''}`))));
     note.textContent = found.length > 100 ? 'showing the first 100 matches; type to narrow' : `${found.length} match${found.length === 1 ? '' : 'es'}`;
   };

@@ -26,7 +26,7 @@ function summaryText(kind, s) {
 
 export function createScenarioPanel(el, { engine, onPolicy }) {
   const msg = {}, summary = {};
-  const picker = h('select', { id: 'sample-select', 'data-testid': 'sample-select' },
+  const picker = h('select', { id: 'sample-select', 'data-testid': 'sample-picker' },
     ...Object.entries(SAMPLES).map(([k, v]) => h('option', { value: k }, v.label)),
     h('option', { value: '', disabled: true }, 'files you loaded'));
   picker.addEventListener('change', () => picker.value && loadSample(picker.value));
@@ -44,8 +44,13 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       msg[kind]);
   };
 
+  // One chooser for files of any kind, sorted as a drop sorts them: what a drop does, for the
+  // keyboard, and the `file-input` hook of the page's stable interface (README, "The page").
+  const anyFiles = h('input', { type: 'file', id: 'load-any', accept: '.parquet,.json,.csv', multiple: true, 'data-testid': 'file-input' });
+  anyFiles.addEventListener('change', () => { if (anyFiles.files.length) dropped([...anyFiles.files]).finally(() => { anyFiles.value = ''; }); });
   const drop = h('div', { class: 'drop', 'data-testid': 'drop-zone', tabindex: '-1' },
-    'Drop files here: tasks.parquet + fragments.parquet, a workload (.json/.csv), a topology (.json), a carbon trace (.parquet/.csv/.json) or a scenario (.json).');
+    'Drop files here: tasks.parquet + fragments.parquet, a workload (.json/.csv), a topology (.json), a carbon trace (.parquet/.csv/.json) or a scenario (.json).',
+    h('div', {}, h('label', { for: 'load-any' }, 'or choose them: '), anyFiles));
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
   drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); dropped([...e.dataTransfer.files]); });
