@@ -76,3 +76,45 @@ mod tests {
         assert_eq!(d.index, 1);
     }
 }
+
+/// The edge of the rejection test (issue 15, item 3).
+#[cfg(test)]
+mod threshold_tests {
+    use super::*;
+
+    /// Yields these outputs, in order, and panics past them.
+    struct Outputs(Vec<u64>);
+    impl rand::TryRng for Outputs {
+        type Error = std::convert::Infallible;
+        fn try_next_u32(&mut self) -> Result<u32, Self::Error> {
+            Ok(self.0.remove(0) as u32)
+        }
+        fn try_next_u64(&mut self) -> Result<u64, Self::Error> {
+            Ok(self.0.remove(0))
+        }
+        fn try_fill_bytes(&mut self, _: &mut [u8]) -> Result<(), Self::Error> {
+            unimplemented!()
+        }
+    }
+
+    /// k = 3: the threshold is 2^64 mod 3 = 1. x = 0xAAAA_AAAA_AAAA_AAAB (the inverse of 3
+    /// modulo 2^64) gives x * 3 = 2 * 2^64 + 1: low = 1, below k but not below the threshold,
+    /// so the draw is kept with one output: index 2. A larger threshold (the quotient instead
+    /// of the remainder) or `<=` would ask for a second output.
+    #[test]
+    fn a_low_part_at_the_threshold_is_kept() {
+        let d = draw_index(&mut Outputs(vec![0xAAAA_AAAA_AAAA_AAAB]), 3);
+        assert_eq!(
+            (d.values, d.among, d.index),
+            (vec![0xAAAA_AAAA_AAAA_AAAB], 3, 2)
+        );
+    }
+
+    /// k = 5: the threshold is 2^64 mod 5 = 1 (2^4 = 16 = 1 mod 5). x = 0: low = 0 < 1 is
+    /// rejected; then x = 2^62: 5 * 2^62 = 2^64 + 2^62, index 1, low 2^62 kept.
+    #[test]
+    fn a_rejected_output_is_replaced_by_the_next() {
+        let d = draw_index(&mut Outputs(vec![0, 1 << 62]), 5);
+        assert_eq!((d.values, d.among, d.index), (vec![0, 1 << 62], 5, 1));
+    }
+}

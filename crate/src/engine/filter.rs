@@ -385,3 +385,84 @@ mod tests {
         );
     }
 }
+
+/// Why a task can never run (SPEC 6.2's rejection at submission), in numbers (issue 15, item 3).
+#[cfg(test)]
+mod rejection_tests {
+    use super::*;
+
+    /// An empty host of 16 cores at 2000 MHz, 4096 MiB and 4 GPU cores.
+    fn largest() -> HostState {
+        HostState::empty(16, 2000.0, 4096, 4)
+    }
+
+    /// What an empty host offers under each filter: the resource, capped by the allocation
+    /// ratio when it is below 1 (16 x 0.5 = 8 cores, 4096 x 0.5 = 2048 MiB, 4 x 0.5 = 2 GPU
+    /// cores), the core speed for VCpuCapacity, and nothing for the filters without a resource.
+    #[test]
+    fn empty_capacity_is_the_resource_under_the_ratio() {
+        let h = largest();
+        let ratio = |allocation_ratio| {
+            [
+                Filter::VCpu { allocation_ratio },
+                Filter::Ram { allocation_ratio },
+                Filter::VGpu { allocation_ratio },
+            ]
+            .map(|f| empty_capacity(&f, &h))
+        };
+        assert_eq!(ratio(0.5), [8.0, 2048.0, 2.0]);
+        assert_eq!(ratio(3.0), [16.0, 4096.0, 4.0]);
+        assert_eq!(empty_capacity(&Filter::VCpuCapacity, &h), 2000.0);
+        for f in [
+            Filter::Compute,
+            Filter::InstanceCount { limit: 0 },
+            Filter::SameHost,
+            Filter::DifferentHost,
+        ] {
+            assert_eq!(empty_capacity(&f, &h), 0.0, "{f:?}");
+        }
+    }
+
+    /// Each filter's sentence for a task of 32 cores at 80000 MHz (2500 per core), 8192 MiB and
+    /// 8 GPU cores; a ratio below 1 is mentioned, 1 and above are not.
+    #[test]
+    fn rejection_reasons_name_the_closest_host() {
+        let d = Demand {
+            cpu_count: 32,
+            cpu_capacity: 80000.0,
+            memory: 8192,
+            gpu_count: 8,
+            gpu_capacity: 0.0,
+        };
+        let h = largest();
+        let reason = |f: Filter| rejection_reason(&f, &h, &d);
+        let vcpu = |allocation_ratio| Filter::VCpu { allocation_ratio };
+        assert_eq!(
+            reason(vcpu(0.5)),
+            "needs 32 cores, the largest host has 16 (allocation ratio 0.5)"
+        );
+        assert_eq!(reason(vcpu(1.0)), "needs 32 cores, the largest host has 16");
+        assert_eq!(reason(vcpu(2.0)), "needs 32 cores, the largest host has 16");
+        assert_eq!(
+            reason(Filter::Ram {
+                allocation_ratio: 0.25
+            }),
+            "needs 8192 MiB, the largest host has 4096 MiB (allocation ratio 0.25)"
+        );
+        assert_eq!(
+            reason(Filter::VGpu {
+                allocation_ratio: 1.0
+            }),
+            "needs 8 GPU cores, the largest host has 4"
+        );
+        assert_eq!(
+            reason(Filter::VCpuCapacity),
+            "needs 2500 MHz per core, the fastest host runs at 2000 MHz"
+        );
+        assert_eq!(reason(Filter::Compute), "every host is down");
+        assert_eq!(
+            reason(Filter::InstanceCount { limit: 0 }),
+            "InstanceCount limit 0 admits no task"
+        );
+    }
+}

@@ -91,3 +91,56 @@ impl HostState {
         self.provisioned_gpu_cores -= d.gpu_count as i64;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The fields of a host that placements change: (instanceCount, provisionedCores,
+    /// availableMemory, provisionedGpuCores).
+    fn dynamic(h: &HostState) -> (u32, i64, i64, i64) {
+        (
+            h.instance_count,
+            h.provisioned_cores,
+            h.available_memory,
+            h.provisioned_gpu_cores,
+        )
+    }
+
+    /// SPEC 2: cpuCapacity = cores x coreSpeed (6 x 2500 = 15000); an empty host has nothing
+    /// provisioned and all its memory available.
+    #[test]
+    fn an_empty_host_has_its_capacity_and_nothing_provisioned() {
+        let h = HostState::empty(6, 2500.0, 8192, 3);
+        assert_eq!(
+            (h.cores, h.core_speed, h.cpu_capacity),
+            (6, 2500.0, 15000.0)
+        );
+        assert_eq!((h.memory, h.gpu_cores, h.up), (8192, 3, true));
+        assert_eq!(dynamic(&h), (0, 0, 8192, 0));
+    }
+
+    /// A placement charges the task's demand (3 cores, 1536 MiB, 1 GPU core) and a release
+    /// gives it back: two placements on 4096 MiB leave 4096 - 2 x 1536 = 1024 MiB; one release
+    /// 2560. `emptied` forgets every placement and keeps the static fields.
+    #[test]
+    fn placements_charge_and_releases_return_the_demand() {
+        let d = Demand {
+            cpu_count: 3,
+            cpu_capacity: 6000.0,
+            memory: 1536,
+            gpu_count: 1,
+            gpu_capacity: 0.0,
+        };
+        let empty = HostState::empty(8, 2000.0, 4096, 4);
+        let mut h = empty;
+        h.place(&d);
+        h.place(&d);
+        assert_eq!(dynamic(&h), (2, 6, 1024, 2));
+        h.release(&d);
+        assert_eq!(dynamic(&h), (1, 3, 2560, 1));
+        assert_eq!(h.emptied(), empty);
+        h.release(&d);
+        assert_eq!(h, empty);
+    }
+}

@@ -267,3 +267,88 @@ mod tests {
         assert!(deferral(None, 10, 10, 10, true, Some(50)).deferred);
     }
 }
+
+/// The boundaries of the time-shifting tests (issue 15, item 3): each comparison at equality,
+/// the short/long split, and the task stopper.
+#[cfg(test)]
+mod boundary_tests {
+    use super::*;
+    use crate::policy::prefab::TIMESHIFT_DEFAULTS;
+
+    /// Forecast 10, 20, ..., 300 after a current 70: F is the next 24 (10..240), the short
+    /// reference F[round(24 x 0.2) = 5] = 60, the long one F[round(24 x 0.35) = 8] = 90; so 70
+    /// is low for long tasks only.
+    fn split_regime() -> Regime {
+        let upcoming: Vec<f64> = (1..=30).map(|i| i as f64 * 10.0).collect();
+        evaluate(&TIMESHIFT_DEFAULTS, 70.0, &upcoming, &[])
+    }
+
+    /// Short means under 2 h = 7 200 000 ms: a task of 7 199 999 ms is short and waits for 60
+    /// (deferred, slack 10 000 000 - 7 199 999 = 2 800 001 ms); one of exactly 2 h is long and
+    /// runs now (70 < 90).
+    #[test]
+    fn short_and_long_tasks_compare_with_their_own_reference() {
+        assert_eq!(SHORT_TASK_MS, 7_200_000);
+        let r = split_regime();
+        let short = deferral(Some(&r), 0, 7_199_999, 7_199_999, true, Some(10_000_000));
+        assert_eq!(
+            (short.deferred, short.task_length, short.regime),
+            (true, "short", "high")
+        );
+        assert_eq!(
+            (short.reference_intensity, short.slack_ms),
+            (Some(60.0), Some(2_800_001))
+        );
+        let long = deferral(Some(&r), 0, 7_200_000, 7_200_000, true, Some(10_000_000));
+        assert_eq!(
+            (long.deferred, long.task_length, long.regime),
+            (false, "long", "low")
+        );
+        assert_eq!(long.reference_intensity, Some(90.0));
+        assert_eq!(long.reason, "carbon intensity is low: runs now");
+    }
+
+    /// In window mode the current value is low only strictly below the mean: 150 against the
+    /// mean of [150, 150] is not low.
+    #[test]
+    fn the_window_mean_itself_is_not_low() {
+        let ts = Timeshift {
+            forecast: false,
+            window_size: 2,
+            ..TIMESHIFT_DEFAULTS
+        };
+        let r = evaluate(&ts, 150.0, &[], &[150.0, 150.0]);
+        assert_eq!(
+            (r.low_short, r.low_long, r.reference_short),
+            (false, false, 150.0)
+        );
+        assert_eq!(r.basis, Basis::WindowMean { samples: 2 });
+    }
+
+    /// The stopper pauses strictly above its reference. Window mode, size 2: 200 against
+    /// (100 + 200) / 2 = 150 is high; 150 against 150 is not; 100 against 150 is not.
+    /// Forecast mode, the next 4 of [10, 40, 20, 30, 99] sorted [10, 20, 30, 40], quantile 0.5:
+    /// F[round(4 x 0.5) = 2] = 30; 35 is high.
+    #[test]
+    fn the_stopper_is_high_strictly_above_its_reference() {
+        let window = TaskStopper {
+            forecast: false,
+            forecast_size: 24,
+            forecast_threshold: 0.5,
+            window_size: 2,
+        };
+        let v = stopper(&window, 200.0, &[], &[100.0, 200.0]);
+        assert_eq!((v.high, v.reference), (true, 150.0));
+        assert!(!stopper(&window, 150.0, &[], &[150.0, 150.0]).high);
+        assert!(!stopper(&window, 100.0, &[], &[200.0, 100.0]).high);
+        let forecast = TaskStopper {
+            forecast: true,
+            forecast_size: 4,
+            ..window
+        };
+        let v = stopper(&forecast, 35.0, &[10.0, 40.0, 20.0, 30.0, 99.0], &[]);
+        assert_eq!((v.high, v.reference), (true, 30.0));
+        assert_eq!(v.basis, Basis::Forecast { samples: 4 });
+        assert!(!stopper(&forecast, 30.0, &[10.0, 40.0, 20.0, 30.0], &[]).high);
+    }
+}
