@@ -9,6 +9,8 @@
 
 mod explanations {
     pub mod fixtures;
+    pub mod queue;
+    pub mod runs;
     pub mod spec;
 }
 
@@ -972,29 +974,7 @@ fn sim_run(
     policy_playground::sim::TaskExplanation,
     policy_playground::sim::SimResult,
 ) {
-    use policy_playground::model::{ClusterSpec, HostGroup, PowerModel, Topology};
-    use policy_playground::sim::{Options, Scenario, Simulation};
-    let group = |name: &str| HostGroup {
-        name: name.into(),
-        count: 1,
-        cores: 4,
-        core_speed_mhz: 2000.0,
-        memory_mib: 8192,
-        gpus: vec![],
-        power: PowerModel::Linear {
-            idle: 100.0,
-            max: 200.0,
-        },
-    };
-    let topology = Topology {
-        clusters: vec![ClusterSpec {
-            name: "C".into(),
-            groups: vec![group("A"), group("B"), group("C")],
-        }],
-        carbon_ref: None,
-        warnings: vec![],
-    };
-    let workload = sim_workload(&[(0, 1), (0, 2), (60_000, 3)]);
+    use explanations::runs::{task, with_simulation};
     let p = policy(
         vec![Filter::VCpu {
             allocation_ratio: 1.0,
@@ -1002,48 +982,21 @@ fn sim_run(
         vec![(WeigherKind::VCpu, 1.0)],
         1,
     );
-    let scenario = Scenario {
-        topology: &topology,
-        workload: &workload,
-        carbon: None,
-        policy: &p,
-        seed: 0,
-        quantum_ms: 1000,
-    };
-    let options = Options {
+    let tasks = [
+        task(0, 600_000, 1),
+        task(0, 600_000, 2),
+        task(60_000, 600_000, 3),
+    ];
+    let options = policy_playground::sim::Options {
         explain_task: Some(id.into()),
-        ..Options::default()
+        ..Default::default()
     };
-    let mut sim = Simulation::new(scenario, options);
-    while !sim.step(1 << 16) {}
-    let explanation = sim.explanation().expect("an explained task").clone();
-    (explanation, sim.finish())
-}
-
-/// Tasks of one 10-minute fragment at 1000 MHz, ids 0, 1, ...: (submission ms, cores).
-fn sim_workload(tasks: &[(i64, u32)]) -> policy_playground::model::Workload {
-    use policy_playground::model::{TaskSpec, Workload};
-    let mut w = Workload::default();
-    for (i, &(submit, cores)) in tasks.iter().enumerate() {
-        let start = w.fragment_duration_ms.len() as u32;
-        w.fragment_duration_ms.push(600_000);
-        w.fragment_cpu_usage_mhz.push(1000.0);
-        w.tasks.push(TaskSpec {
-            id: i.to_string(),
-            name: format!("task-{i}"),
-            submission_ms: 1_700_000_000_000 + submit,
-            duration_ms: 600_000,
-            cpu_count: cores,
-            cpu_capacity_mhz: 1000.0,
-            memory_mib: 100,
-            gpu_count: 0,
-            gpu_capacity_mhz: 0.0,
-            deferrable: false,
-            deadline_ms: None,
-            fragments: start..start + 1,
-        });
-    }
-    w
+    let hosts = [("A", 4), ("B", 4), ("C", 4)];
+    with_simulation(&hosts, &tasks, None, &p, options, |mut sim| {
+        while !sim.step(1 << 16) {}
+        let explanation = sim.explanation().expect("an explained task").clone();
+        (explanation, sim.finish())
+    })
 }
 
 /// The recorder keeps the first 200 decisions about its task and counts the rest; decisions
