@@ -150,4 +150,14 @@ mod tests {
         assert_eq!(c.integral_to(5500), 80.0 * 5500.0);
         assert_eq!(c.integral_to(7000), 80.0 * 6000.0 + 120.0 * 1000.0);
     }
+
+    #[test]
+    fn the_clock_knows_its_samples() {
+        let c = CarbonClock::new(&trace(&[(0, 100.0), (1500, 200.0), (2500, 50.0)]), 1000).unwrap();
+        assert_eq!((c.len(), c.is_empty()), (3, false));
+        assert_eq!((c.start(0), c.start(1), c.last_start()), (-1000, 500, 1500));
+        assert_eq!(c.value(1), 200.0);
+        assert_eq!(c.after(0), &[200.0, 50.0]);
+        assert!(CarbonClock::new(&trace(&[]), 0).is_none());
+    }
 }

@@ -122,3 +122,115 @@ pub fn policy(p: &Policy) -> String {
     h.str(&expand::to_json(p).to_string());
     h.hex()
 }
+
+#[cfg(test)]
+mod tests {
+    //! Expected digests computed by a separate Python implementation of the encoding above
+    //! (FNV-1a 64 over bytes, and the same step over whole 64-bit words); `"a"` over bytes is
+    //! FNV-1a 64's published test vector.
+    use super::*;
+    use crate::model::{ClusterSpec, GpuSpec, HostGroup, TaskSpec};
+    use crate::policy::Filter;
+
+    #[test]
+    fn the_hasher_steps_match_fnv_1a() {
+        assert_eq!(Fnv::new().hex(), "cbf29ce484222325");
+        let mut h = Fnv::new();
+        h.bytes(b"a");
+        assert_eq!(h.hex(), "af63dc4c8601ec8c");
+        let mut h = Fnv::new();
+        h.u64(1);
+        assert_eq!(h.hex(), "af63bc4c8601b62c");
+        let mut h = Fnv::new();
+        h.f64(1.5);
+        assert_eq!(h.hex(), "d02bbd4c8601b7df");
+        let mut h = Fnv::new();
+        h.str("ab");
+        assert_eq!(h.hex(), "ea30041875801e8a");
+    }
+
+    #[test]
+    fn a_carbon_trace_digest() {
+        let c = CarbonTrace {
+            timestamps_ms: vec![1_700_000_000_000, 1_700_003_600_000],
+            intensity: vec![120.5, 80.0],
+        };
+        assert_eq!(carbon(&c), "b913ef1a540c6175");
+    }
+
+    /// Cluster C, 2 hosts A of 4 cores at 2000 MHz, 8192 MiB, one GPU (1 core at 1500 MHz), the
+    /// asymptotic model with DVFS (tag 7), idle 100 W, max 200 W, asymUtil 0.3.
+    #[test]
+    fn a_topology_digest() {
+        let t = Topology {
+            clusters: vec![ClusterSpec {
+                name: "C".into(),
+                groups: vec![HostGroup {
+                    name: "A".into(),
+                    count: 2,
+                    cores: 4,
+                    core_speed_mhz: 2000.0,
+                    memory_mib: 8192,
+                    gpus: vec![GpuSpec {
+                        cores: 1,
+                        core_speed_mhz: 1500.0,
+                    }],
+                    power: PowerModel::Asymptotic {
+                        idle: 100.0,
+                        max: 200.0,
+                        asym_util: 0.3,
+                        dvfs: true,
+                    },
+                }],
+            }],
+            ..Topology::default()
+        };
+        assert_eq!(topology(&t), "7f95e1d965fc796a");
+    }
+
+    /// Task "0" named "t" at 1000 ms, 600 s, 2 cores at 1000 MHz, 100 MiB, no GPU, one fragment
+    /// of 600 s at 1000 MHz; deferrable with deadline 5000 ms, and then not (deadline hashed as
+    /// u64::MAX).
+    #[test]
+    fn a_workload_digest() {
+        let task = TaskSpec {
+            id: "0".into(),
+            name: "t".into(),
+            submission_ms: 1000,
+            duration_ms: 600_000,
+            cpu_count: 2,
+            cpu_capacity_mhz: 1000.0,
+            memory_mib: 100,
+            gpu_count: 0,
+            gpu_capacity_mhz: 0.0,
+            deferrable: true,
+            deadline_ms: Some(5000),
+            fragments: 0..1,
+        };
+        let mut w = Workload {
+            tasks: vec![task],
+            fragment_duration_ms: vec![600_000],
+            fragment_cpu_usage_mhz: vec![1000.0],
+            ..Workload::default()
+        };
+        assert_eq!(workload(&w), "39f5e26cd07f7437");
+        (w.tasks[0].deferrable, w.tasks[0].deadline_ms) = (false, None);
+        assert_eq!(workload(&w), "ee02c57306ac156b");
+    }
+
+    /// The digest of the policy's explicit JSON text, hashed as a string.
+    #[test]
+    fn a_policy_digest() {
+        let p = Policy {
+            filters: vec![Filter::VCpu {
+                allocation_ratio: 1.0,
+            }],
+            weighers: vec![],
+            subset_size: 1,
+            memorize: false,
+            max_times_skipped: 0,
+            timeshift: None,
+        };
+        assert_eq!(policy(&p), "75db6de94e5a5d14");
+    }
+}
