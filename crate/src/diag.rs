@@ -89,9 +89,21 @@ impl Serialize for Diagnostic {
 /// says how a place is found.
 impl PartialEq for Diagnostic {
     fn eq(&self, other: &Self) -> bool {
-        (&self.severity, &self.message, &self.path, self.line, self.column, &self.file)
-            == (&other.severity, &other.message, &other.path, other.line, other.column, &other.file)
-            && self.range == other.range
+        (
+            &self.severity,
+            &self.message,
+            &self.path,
+            self.line,
+            self.column,
+            &self.file,
+        ) == (
+            &other.severity,
+            &other.message,
+            &other.path,
+            other.line,
+            other.column,
+            &other.file,
+        ) && self.range == other.range
     }
 }
 

@@ -218,10 +218,9 @@ pub fn token_end(text: &str, offset: usize) -> usize {
             }
         }
         b'-' | b'0'..=b'9' => {
-            while bytes
-                .get(end)
-                .is_some_and(|b| b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-'))
-            {
+            while bytes.get(end).is_some_and(|b| {
+                b.is_ascii_digit() || matches!(b, b'.' | b'e' | b'E' | b'+' | b'-')
+            }) {
                 end += 1;
             }
         }
@@ -732,7 +731,10 @@ mod tests {
         let d = index.place(Diagnostic::error("bad", "unknown"), at);
         let range = d.range.expect("a range");
         let (start, end) = (range.start, range.end);
-        assert_eq!((start.line, start.column, start.offset as usize), (2, 2, at));
+        assert_eq!(
+            (start.line, start.column, start.offset as usize),
+            (2, 2, at)
+        );
         assert_eq!((end.line, end.column, end.offset as usize), (2, 7, at + 5));
         let first = index.place(Diagnostic::error("", "x"), 1);
         // The emoji key is 1 + 2 + 1 UTF-16 units wide: columns 2 to 6.

@@ -274,7 +274,11 @@ mod tests {
         for bad in [0, -5, MAX_QUANTUM_MS + 1] {
             let e = quantum(Some(bad)).expect_err("out of range");
             assert_eq!(e.path, "quantumMs");
-            assert!(e.message.ends_with(&format!("found {bad}")), "{}", e.message);
+            assert!(
+                e.message.ends_with(&format!("found {bad}")),
+                "{}",
+                e.message
+            );
         }
     }
 
@@ -295,22 +299,33 @@ mod tests {
         let written = RunOptions::defaults();
         assert_eq!(written.quantum_ms, Some(1000));
         assert_eq!(written.series_resolution_ms, Some(60_000));
-        let (a, b) = (written.sim_options(None), RunOptions::default().sim_options(None));
+        let (a, b) = (
+            written.sim_options(None),
+            RunOptions::default().sim_options(None),
+        );
         let (a, b) = (a.expect("valid"), b.expect("valid"));
         assert_eq!(
             (a.series_resolution_ms, a.max_time_ms, a.max_instants),
             (b.series_resolution_ms, b.max_time_ms, b.max_instants)
         );
         let json = serde_json::to_value(&written).expect("serializable");
-        assert_eq!(json, serde_json::json!({"seed": 0, "quantumMs": 1000, "seriesResolutionMs": 60000, "hostCounts": {}}));
+        assert_eq!(
+            json,
+            serde_json::json!({"seed": 0, "quantumMs": 1000, "seriesResolutionMs": 60000, "hostCounts": {}})
+        );
     }
 
     #[test]
     fn absent_options_take_the_simulators_defaults() {
-        let o = RunOptions::default().sim_options(Some("t".into())).expect("valid");
+        let o = RunOptions::default()
+            .sim_options(Some("t".into()))
+            .expect("valid");
         let d = sim::Options::default();
         assert_eq!(o.series_resolution_ms, 60_000);
-        assert_eq!((o.max_time_ms, o.max_instants), (d.max_time_ms, d.max_instants));
+        assert_eq!(
+            (o.max_time_ms, o.max_instants),
+            (d.max_time_ms, d.max_instants)
+        );
         assert_eq!(o.explain_task.as_deref(), Some("t"));
     }
 }

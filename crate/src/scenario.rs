@@ -56,14 +56,16 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
         if !KEYS.contains(&key.as_str()) {
             let hint = crate::policy::catalog::suggest(key, KEYS)
                 .map_or(String::new(), |s| format!(" (did you mean `{s}`?)"));
-            problems.push(Diagnostic::error(
-                key.clone(),
-                format!(
-                    "unknown key `{key}` in a scenario{hint}; valid keys: {}",
-                    KEYS.join(", ")
-                ),
-            )
-            .at_key());
+            problems.push(
+                Diagnostic::error(
+                    key.clone(),
+                    format!(
+                        "unknown key `{key}` in a scenario{hint}; valid keys: {}",
+                        KEYS.join(", ")
+                    ),
+                )
+                .at_key(),
+            );
         }
     }
     let mut part = |key: &str| -> Option<&Value> {

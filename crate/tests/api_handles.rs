@@ -126,7 +126,8 @@ fn default_options_and_the_metrics_catalog_are_rusts() {
         "/../www/samples/teaching/scenario.json"
     ))
     .unwrap();
-    let loaded: serde_json::Value = serde_json::from_str(&s.load_scenario(&teaching).to_json_string()).unwrap();
+    let loaded: serde_json::Value =
+        serde_json::from_str(&s.load_scenario(&teaching).to_json_string()).unwrap();
     let handles = serde_json::json!({
         "topology": loaded["value"]["topology"]["handle"],
         "workload": loaded["value"]["workload"]["handle"],
@@ -135,7 +136,8 @@ fn default_options_and_the_metrics_catalog_are_rusts() {
     .to_string();
     let policy = r#"{"type": "prefab", "policyName": "Mem"}"#;
     let mut result = |options: &str| {
-        let v: serde_json::Value = serde_json::from_str(&s.run_json_str(&handles, policy, options)).unwrap();
+        let v: serde_json::Value =
+            serde_json::from_str(&s.run_json_str(&handles, policy, options)).unwrap();
         v["value"]["result"].clone()
     };
     let with_defaults = result(&defaults["value"].to_string());
@@ -159,7 +161,10 @@ fn default_options_and_the_metrics_catalog_are_rusts() {
     in_result.sort_unstable();
     assert_eq!(listed, in_result);
     let energy = &catalog["value"][keys.iter().position(|k| *k == "energyJ").unwrap()];
-    assert_eq!((energy["unit"].as_str(), energy["rawUnit"].as_str()), (Some("kWh"), Some("J")));
+    assert_eq!(
+        (energy["unit"].as_str(), energy["rawUnit"].as_str()),
+        (Some("kWh"), Some("J"))
+    );
     let kwh = energy["scale"].as_f64().map_or(f64::NAN, |s| s * 3.6e6);
     assert!((kwh - 1.0).abs() < 1e-15, "J to kWh: {kwh}");
     assert_eq!(energy["better"], "lower");

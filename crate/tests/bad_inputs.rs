@@ -563,7 +563,10 @@ fn unknown_keys_in_a_scenario_point_at_the_key() {
     let ok = std::fs::read_to_string(corpus("scenario-ok.json")).unwrap();
     let text = ok
         .replace("\"memory\": 100}", "\"memory\": 100, \"cpuCont\": 1}")
-        .replace("\"seed\": 0", "\"sed\": 0, \"carbon\": [{\"timestamp\": 0, \"carbonIntensity\": 1, \"value\": 2}]");
+        .replace(
+            "\"seed\": 0",
+            "\"sed\": 0, \"carbon\": [{\"timestamp\": 0, \"carbonIntensity\": 1, \"value\": 2}]",
+        );
     let ds = scenario::read(&text).unwrap_err();
     for (path, key) in [
         ("workload.tasks[0].cpuCont", "\"cpuCont\""),
@@ -575,9 +578,14 @@ fn unknown_keys_in_a_scenario_point_at_the_key() {
             .find(|d| d.path == path)
             .unwrap_or_else(|| panic!("no diagnostic at {path}: {ds:#?}"));
         let at = text.find(key).expect("the key is in the text");
-        assert_eq!((d.line, d.column), {
-            let (l, c) = position(&text, at);
-            (Some(l), Some(c))
-        }, "{path}: {}", d.message);
+        assert_eq!(
+            (d.line, d.column),
+            {
+                let (l, c) = position(&text, at);
+                (Some(l), Some(c))
+            },
+            "{path}: {}",
+            d.message
+        );
     }
 }

@@ -185,7 +185,13 @@ fn check_json_shape() {
     // `policyName` (line 12, column 9: one character); the error covers the key `"name"`
     // (line 14, columns 13 to 19: six characters with its quotes).
     let range = |d: &Value| {
-        let p = |k: &str| (d[k]["line"].as_u64(), d[k]["column"].as_u64(), d[k]["offset"].as_u64());
+        let p = |k: &str| {
+            (
+                d[k]["line"].as_u64(),
+                d[k]["column"].as_u64(),
+                d[k]["offset"].as_u64(),
+            )
+        };
         (p("start"), p("end"))
     };
     let ((l0, c0, o0), (l1, c1, o1)) = range(&diagnostics[0]);

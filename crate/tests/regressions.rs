@@ -76,6 +76,9 @@ fn a_wrong_expectation_is_reported_with_its_field() {
     let answer: Value =
         serde_json::from_str(&simulate_json_str(REGRESSIONS[0].scenario)).expect("JSON");
     let found = mismatches(&REGRESSIONS[1], &answer["value"]);
-    assert!(found.iter().any(|m| m.contains("makespanMs 14400000")), "{found:?}");
+    assert!(
+        found.iter().any(|m| m.contains("makespanMs 14400000")),
+        "{found:?}"
+    );
     assert!(found.iter().any(|m| m.contains("task w")), "{found:?}");
 }

@@ -275,7 +275,10 @@ fn exports_queue_seed_and_limits() {
     assert_eq!(experiment["value"]["experiment"]["runs"], 1);
     let parquet = wasm::export_workload_parquet(v["workload"]["handle"].as_u64().unwrap() as u32);
     let get = |o: &JsValue, key: &str| js_sys::Reflect::get(o, &js(key)).expect("a property");
-    assert_eq!(get(&parquet, "type").as_string().as_deref(), Some("success"));
+    assert_eq!(
+        get(&parquet, "type").as_string().as_deref(),
+        Some("success")
+    );
     let files = get(&parquet, "value");
     for file in ["tasks", "fragments"] {
         // Bytes as bytes: a Uint8Array, not base64 text.
@@ -397,5 +400,7 @@ fn default_options_and_metrics_come_from_rust() {
     let m = answer(&wasm::metrics());
     let catalog = m["value"].as_array().expect("a list");
     assert_eq!(catalog.len(), 18);
-    assert!(catalog.iter().any(|e| e["key"] == "dynamicCarbonG" && e["unit"] == "kg"));
+    assert!(catalog
+        .iter()
+        .any(|e| e["key"] == "dynamicCarbonG" && e["unit"] == "kg"));
 }

@@ -17,7 +17,6 @@ use serde_json::{json, Value};
 /// larger ones are compact.
 const PRETTY_TASKS: usize = 2000;
 
-
 /// An OpenDC experiment of the page's run: the experiment file, its topology file and notes on
 /// what OpenDC does differently (the page zips them with the parquet files).
 #[derive(Debug, Clone, PartialEq, Serialize)]

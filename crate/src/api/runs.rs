@@ -138,11 +138,7 @@ impl Session {
 
     /// Kept run `run` again, recording every decision about `explain` if given: runs are
     /// deterministic, so this is how the page's questions about a finished run are answered.
-    fn rerun(
-        &self,
-        run: u32,
-        explain: Option<String>,
-    ) -> Result<RunOutcome, Vec<Diagnostic>> {
+    fn rerun(&self, run: u32, explain: Option<String>) -> Result<RunOutcome, Vec<Diagnostic>> {
         let inputs = self.run_inputs(run)?;
         self.simulate(
             &inputs.handles,

@@ -164,10 +164,7 @@ mod tests {
             text.find("{\"b\"")
         );
         assert_eq!(locate(&root, "", Anchor::Value), Some(0));
-        let d = place(
-            text,
-            vec![Diagnostic::error("a[0].b", "bad")],
-        );
+        let d = place(text, vec![Diagnostic::error("a[0].b", "bad")]);
         assert_eq!((d[0].line, d[0].column), (Some(1), Some(15)));
     }
 }

@@ -244,7 +244,12 @@ const MAGIC: &[u8; 4] = b"PAR1";
 /// (the parquet crate reads only the trailing one, so a file whose head was overwritten would
 /// otherwise be read).
 fn check_magic(bytes: &[u8], file: &str) -> Result<(), String> {
-    let hex = |b: &[u8]| b.iter().map(|x| format!("{x:02x}")).collect::<Vec<_>>().join(" ");
+    let hex = |b: &[u8]| {
+        b.iter()
+            .map(|x| format!("{x:02x}"))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
     if bytes.len() < 12 {
         return Err(format!(
             "{file}: not a readable parquet file ({} bytes, fewer than the 12 of the smallest)",

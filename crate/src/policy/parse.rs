@@ -610,7 +610,11 @@ impl Values {
     /// debug builds (every test), and reads as 0 only in a release build.
     fn get(&self, name: &str) -> Scalar {
         let found = self.0.iter().find(|(n, _)| *n == name).map(|(_, v)| *v);
-        debug_assert!(found.is_some(), "no field `{name}` was read; fields: {:?}", self.0);
+        debug_assert!(
+            found.is_some(),
+            "no field `{name}` was read; fields: {:?}",
+            self.0
+        );
         found.unwrap_or(Scalar::Int(0))
     }
     fn bool(&self, name: &str) -> bool {

@@ -140,7 +140,10 @@ mod tests {
         // is 1.5 s (to a rounding of the scale: shown values are rounded to their decimals).
         let close = |key: &str, raw: f64, want: f64| {
             let got = find(key).map_or(f64::NAN, |m| raw * m.scale);
-            assert!((got - want).abs() <= 1e-15 * want, "{key}: {got} for {want}");
+            assert!(
+                (got - want).abs() <= 1e-15 * want,
+                "{key}: {got} for {want}"
+            );
         };
         close("energyJ", 7.2e6, 2.0);
         close("makespanMs", 5.4e6, 1.5);

@@ -235,11 +235,8 @@ fn run_experiment(path: &Path, args: &Args) -> Result<(), Exit> {
             workload,
             carbon: carbon.as_ref(),
         };
-        let mut request = RunRequest::new(
-            inputs,
-            &exp.policies[run.policy],
-            CarbonReference::Followed,
-        );
+        let mut request =
+            RunRequest::new(inputs, &exp.policies[run.policy], CarbonReference::Followed);
         request.options.seed = seed;
         request.options.quantum_ms = args.quantum_ms;
         set_options(&mut request.options, args);

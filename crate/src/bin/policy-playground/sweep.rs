@@ -144,7 +144,13 @@ fn table(label: &str, r: &SweepReport, carbon: bool) -> String {
     let columns: Vec<(String, &str, f64)> = keys
         .into_iter()
         .filter_map(metric_catalog::find)
-        .map(|m| (format!("{} {}", m.label, m.unit).trim().to_string(), m.key, m.scale))
+        .map(|m| {
+            (
+                format!("{} {}", m.label, m.unit).trim().to_string(),
+                m.key,
+                m.scale,
+            )
+        })
         .collect();
     let seeds = match r.seeds.as_slice() {
         [one] => format!("seed {one}"),

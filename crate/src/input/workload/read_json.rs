@@ -29,7 +29,10 @@ pub const TASK_FIELDS: [&str; 12] = [
 pub fn read_json_workload(text: &str) -> Result<Workload, Vec<Diagnostic>> {
     let value = crate::input::json_text::parse(text, "the workload").map_err(|d| vec![d])?;
     let (w, p) = walk_json(&value);
-    finish(w, crate::input::json_text::place(text, p.into_diagnostics()))
+    finish(
+        w,
+        crate::input::json_text::place(text, p.into_diagnostics()),
+    )
 }
 
 /// Reads a JSON workload already parsed (a scenario file embeds one). Paths are relative to it.
