@@ -136,10 +136,11 @@ struct CaseBody {
 
 /// What a step decided.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum Chosen {
     Host(String),
-    Deferred(&'static str),
+    Deferred(#[cfg_attr(feature = "ts", ts(type = "\"deferred\""))] &'static str),
     NotPlaced(Option<()>),
 }
 
@@ -151,6 +152,7 @@ impl Chosen {
 
 /// The explanation of one step: the deferral test (timeshift policies) and the placement.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StepExplanation {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub deferral: Option<Deferral>,
@@ -159,6 +161,7 @@ pub struct StepExplanation {
 
 /// One step's outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StepOutcome {
     pub chosen: Chosen,
     pub explanation: StepExplanation,
@@ -172,6 +175,7 @@ pub struct StepOutcome {
 
 /// A case's outcome.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct CaseOutcome {
     #[serde(skip_serializing_if = "Option::is_none")]

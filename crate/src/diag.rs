@@ -9,6 +9,7 @@ use serde::Serialize;
 
 /// How bad a problem is: an `Error` stops the input from being used, a `Warning` does not.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Error,
@@ -18,6 +19,7 @@ pub enum Severity {
 /// A point in a text: 1-based line, 1-based column in UTF-16 code units (what browser editors
 /// count), and the byte offset from the start of the text.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct TextPoint {
     pub line: u32,
     pub column: u32,
@@ -64,24 +66,58 @@ pub struct Diagnostic {
     pub anchor: Anchor,
 }
 
+/// A diagnostic's JSON, field by field: `Diagnostic` serializes through it, and its TypeScript
+/// declaration is derived from it, so that both come from one definition.
+#[derive(Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Diagnostic"))]
+pub struct DiagnosticJson<'a> {
+    pub severity: Severity,
+    pub message: &'a str,
+    pub path: &'a str,
+    pub line: Option<u32>,
+    pub column: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub file: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub start: Option<TextPoint>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub end: Option<TextPoint>,
+}
+
+impl<'a> From<&'a Diagnostic> for DiagnosticJson<'a> {
+    fn from(d: &'a Diagnostic) -> Self {
+        DiagnosticJson {
+            severity: d.severity,
+            message: &d.message,
+            path: &d.path,
+            line: d.line,
+            column: d.column,
+            file: d.file.as_deref(),
+            start: d.range.as_ref().map(|r| r.start),
+            end: d.range.as_ref().map(|r| r.end),
+        }
+    }
+}
+
 impl Serialize for Diagnostic {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeStruct;
-        let optional = usize::from(self.file.is_some()) + 2 * usize::from(self.range.is_some());
-        let mut s = serializer.serialize_struct("Diagnostic", 5 + optional)?;
-        s.serialize_field("severity", &self.severity)?;
-        s.serialize_field("message", &self.message)?;
-        s.serialize_field("path", &self.path)?;
-        s.serialize_field("line", &self.line)?;
-        s.serialize_field("column", &self.column)?;
-        if let Some(file) = &self.file {
-            s.serialize_field("file", file)?;
-        }
-        if let Some(range) = &self.range {
-            s.serialize_field("start", &range.start)?;
-            s.serialize_field("end", &range.end)?;
-        }
-        s.end()
+        DiagnosticJson::from(self).serialize(serializer)
+    }
+}
+
+/// In TypeScript a diagnostic is its JSON shape.
+#[cfg(feature = "ts")]
+impl ts_rs::TS for Diagnostic {
+    type WithoutGenerics = Self;
+    type OptionInnerType = Self;
+    fn name(cfg: &ts_rs::Config) -> String {
+        DiagnosticJson::name(cfg)
+    }
+    fn inline(cfg: &ts_rs::Config) -> String {
+        DiagnosticJson::inline(cfg)
     }
 }
 

@@ -22,5 +22,7 @@ pub mod scenario;
 pub mod sim;
 pub mod sweep;
 pub mod synth;
+#[cfg(feature = "ts")]
+pub mod typescript;
 #[cfg(target_arch = "wasm32")]
 pub mod wasm;

@@ -25,6 +25,7 @@ const PROGRESS_CHUNK: u64 = 1 << 12;
 /// The options of a run. Each `None` takes its default ([`sim::DEFAULT_QUANTUM_MS`], the
 /// series resolution and limits of [`sim::Options::default`]).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct RunOptions {
     /// The seed of the run's generator (SPEC 8).

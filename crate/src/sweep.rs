@@ -21,6 +21,7 @@ pub const MAX_RUNS: usize = 1000;
 
 /// What a sweep varies.
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields, default)]
 pub struct SweepSpec {
     /// A JSON Pointer into the policy's explicit form; empty: the policy as it is.
@@ -33,6 +34,7 @@ pub struct SweepSpec {
 
 /// One value of the swept setting and what its runs gave.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SweepPoint {
     /// The setting's value (`null` without a parameter).
@@ -42,12 +44,26 @@ pub struct SweepPoint {
     /// The metrics of each seed's run, in seed order.
     pub runs: Vec<Metrics>,
     /// Mean, minimum and maximum over the seeds of every numeric metric, by its name in
-    /// [`Metrics`]' JSON (a metric that is `null` in some run is summarised over the others).
+    /// [`Metrics`]' JSON (a metric that is `null` in some run is summarised over the others):
+    /// a [`Spread`], or `null` for a metric that is `null` in every run.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, Spread | null>"))]
     pub summary: Map<String, Value>,
+}
+
+/// One metric over a sweep point's seeds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct Spread {
+    pub mean: f64,
+    pub min: f64,
+    pub max: f64,
+    /// The runs in which the metric has a value.
+    pub runs: usize,
 }
 
 /// A finished sweep (read back by [`crate::output::csv::sweep`]'s JSON twin).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SweepReport {
     pub parameter: String,
@@ -224,9 +240,15 @@ fn summary(runs: &[Metrics]) -> Map<String, Value> {
         let mean = xs.iter().sum::<f64>() / xs.len() as f64;
         let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
         let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let spread = Spread {
+            mean,
+            min,
+            max,
+            runs: xs.len(),
+        };
         out.insert(
             key.clone(),
-            serde_json::json!({"mean": mean, "min": min, "max": max, "runs": xs.len()}),
+            serde_json::to_value(spread).unwrap_or(Value::Null),
         );
     }
     out

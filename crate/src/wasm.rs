@@ -353,6 +353,13 @@ pub fn export_carbon_parquet(carbon: u32) -> JsValue {
 }
 
 /// See [`handles::Session::tasks_csv`]: a finished run's tasks as CSV text.
+/// A finished run's result as the JSON text the CLI's `simulate --json` prints (by running it
+/// again): what the page downloads.
+#[wasm_bindgen(js_name = exportResult)]
+pub fn export_result(run: u32) -> String {
+    with_session(|s| s.result_json(run).to_json_string())
+}
+
 #[wasm_bindgen(js_name = exportTasksCsv)]
 pub fn export_tasks_csv(run: u32) -> String {
     with_session(|s| s.tasks_csv(run).to_json_string())

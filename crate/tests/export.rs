@@ -421,3 +421,36 @@ fn the_tasks_csv_agrees_with_the_result_and_the_cli() {
     assert_eq!(std::fs::read_to_string(&out).unwrap(), csv_text);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The page's result download is the CLI's `simulate --json` output, byte for byte: the teaching
+/// scenario under its own policy and options, run over handles and written out again by
+/// `result_json`.
+#[test]
+fn the_result_download_is_what_the_cli_prints() {
+    let scenario = sample("teaching/scenario.json");
+    let mut s = Session::new();
+    let loaded = value(s.load_scenario(&std::fs::read_to_string(&scenario).unwrap()));
+    let options = json!({"seed": loaded["seed"], "quantumMs": loaded["quantumMs"]}).to_string();
+    let (h, o) = parse_request(&handles_of(&loaded), &options).unwrap();
+    let ran = value(s.run(&h, &loaded["policy"].to_string(), &o));
+    let run = ran["run"].as_u64().unwrap() as u32;
+    let Answer::Success { value: text } = s.result_json(run) else {
+        panic!("result_json failed")
+    };
+    let cli = std::process::Command::new(env!("CARGO_BIN_EXE_policy-playground"))
+        .args(["simulate", "--scenario", &scenario, "--json"])
+        .output()
+        .unwrap();
+    assert!(
+        cli.status.success(),
+        "{}",
+        String::from_utf8_lossy(&cli.stderr)
+    );
+    let printed = String::from_utf8(cli.stdout).unwrap();
+    assert!(text.contains("\"tasksCompleted\":"), "{text}");
+    assert_eq!(text, printed.trim_end());
+    let Answer::Failure { errors } = s.result_json(run + 100) else {
+        panic!("an unknown run is refused")
+    };
+    assert!(errors[0].message.contains("handle"), "{errors:?}");
+}

@@ -124,6 +124,12 @@ fn the_handle_path_gives_the_scenario_paths_bytes_and_explains() {
     let run_handle: u32 = run[prefix.len()..result_at - r#","result":"#.len()]
         .parse()
         .unwrap();
+    // The page's download: the result's text as the CLI prints it.
+    let downloaded = answer(&wasm::export_result(run_handle));
+    assert_eq!(
+        downloaded["value"].as_str(),
+        Some(TEACHING_NATIVE.trim_end())
+    );
     let e = answer(&wasm::explain(run_handle, "0"));
     assert_eq!(e["type"], "success");
     assert!(e["value"]["decisions"]
@@ -132,6 +138,7 @@ fn the_handle_path_gives_the_scenario_paths_bytes_and_explains() {
     for bad in [
         wasm::run("{", "{}", "{}"),
         wasm::explain(424242, "0"),
+        wasm::export_result(424242),
         wasm::load_workload_parquet(b"PAR1", b"\x00\x01"),
         wasm::load_carbon(&[0xff, 0x00], "csv"),
     ] {

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, BIN, SHOTS, serve, launch, native, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
+import { ROOT, BIN, SHOTS, serve, launch, native, teachingScenario, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
 import { LESSONS } from '../../www/src/gallery.js';
 import { checkCaptions } from './lessons.mjs';
 import { HOOK_TESTS } from './hooks.mjs';
@@ -135,6 +135,28 @@ test('a deferral explains its regime, reference intensity and slack', async ({ p
   assert.match(text, /forecast of 24 samples/);
   assert.match(text, /9 h 40 min/); // slack 34 800 000 ms
   await shot(page, 'timeshift');
+});
+
+test('a pause explains when the task stopper paused the task and the work left', async ({ page, url }) => {
+  await open(page, url);
+  const stopper = LESSONS.find((l) => l.id === 'task-stopper').b;
+  // The native explanation of job-0026 under the lesson's stopper policy: paused at 13 h with
+  // 7 390 000 ms of work left, which the page shows as 2 h 3 min (7390 s: 2 h and 190 s).
+  const file = teachingScenario({ policy: stopper });
+  try {
+    const out = execFileSync(BIN, ['simulate', '--scenario', file, '--json', '--explain', '26'], { maxBuffer: 1 << 28 });
+    const pauses = JSON.parse(out).explanation.decisions.filter((d) => d.kind === 'pause');
+    assert.deepEqual(pauses, [{ kind: 'pause', timeMs: 46800000, remainingMs: 7390000 }]);
+  } finally { fs.rmSync(file, { force: true }); }
+  const n = await runs(page);
+  await setPolicy(page, stopper);
+  await waitRun(page, n);
+  await page.fill('[data-testid=task-search]', 'job-0026');
+  await page.click('[data-testid=task-list] button[data-task="26"]');
+  await page.waitForSelector('[data-testid=decision-pause]');
+  const text = await page.textContent('[data-testid=decision-pause]');
+  assert.match(text, /\(t = 13 h 0 min\): paused by the task stopper/);
+  assert.match(text, /remaining work 2 h 3 min$/);
 });
 
 test('the time cursor shows the queue at that instant', async ({ page, url }) => {
@@ -630,8 +652,11 @@ test('the result downloads as the JSON the CLI prints', async ({ page, url }) =>
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-result]')]);
   const file = await download.path();
   const text = fs.readFileSync(file, 'utf8');
-  const nativeText = JSON.stringify(native());
-  assert.equal(JSON.stringify(JSON.parse(text)), nativeText);
+  // Byte for byte what `simulate --json` prints for the same scenario.
+  const scenario = teachingScenario();
+  try {
+    assert.equal(text, execFileSync(BIN, ['simulate', '--scenario', scenario, '--json'], { encoding: 'utf8' }).trimEnd());
+  } finally { fs.rmSync(scenario, { force: true }); }
 });
 
 test('the exported scenario and OpenDC experiment give the same figures natively', async ({ page, url }) => {

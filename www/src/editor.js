@@ -19,7 +19,11 @@ function position(doc, { line, column }) {
   return Math.min(l.to, l.from + Math.max(0, (column || 1) - 1));
 }
 
-/** The range a diagnostic marks: its token's `start..end`, as Rust measured it. */
+/**
+ * The range a diagnostic marks: its token's `start..end`, as Rust measured it.
+ * @param {import('@codemirror/state').Text} doc
+ * @param {import('./types/answers').Diagnostic} d
+ */
 export function diagnosticRange(doc, d) {
   if (d.start && d.end) {
     const from = position(doc, d.start);

@@ -3,15 +3,30 @@
 // (or the page cancels), the worker is terminated, a fresh one started and every input loaded
 // again under new handles, so a trap never loses work. Callers hold input and run *refs*
 // ({id, handle}), never raw handles, and refs follow the reload.
+//
+// Answers are typed by www/src/types/answers.d.ts, generated from the Rust types: `call('run',
+// ...)` resolves to `Answers['run']`, so that a misspelt field fails the type check.
 
+/** @typedef {import('./types/answers').Answers} Answers */
+/** @typedef {import('./types/answers').Diagnostic} Diagnostic */
+
+/** A failure answer of one error without a place, as Rust writes them. */
+const failure = (message, extra = {}) => ({
+  type: /** @type {const} */ ('failure'),
+  errors: [/** @type {Diagnostic} */ ({ severity: 'error', message, path: '', line: null, column: null })],
+  ...extra,
+});
 const parse = (text) => {
   try { return JSON.parse(text); } catch (e) {
-    return { type: 'failure', errors: [{ severity: 'error', message: `unreadable answer: ${e.message}`, path: '' }] };
+    return failure(`unreadable answer: ${e.message}`);
   }
 };
-const failure = (message, extra = {}) => ({ type: 'failure', errors: [{ severity: 'error', message, path: '' }], ...extra });
 
 export class Engine {
+  /**
+   * @param {string | URL} url the worker module
+   * @param {{onRestart?: (message: string | null) => void}} [hooks]
+   */
   constructor(url, { onRestart } = {}) {
     this.url = url;
     this.onRestart = onRestart;
@@ -56,12 +71,19 @@ export class Engine {
     // Most exports answer JSON text; those with bytes answer an object holding Uint8Arrays.
     const parsed = typeof answer === 'string' ? parse(answer) : answer;
     if (trapped) parsed.trapped = true;
-    if (typeof answer === 'string') Object.defineProperty(parsed, 'raw', { value: answer });
     Object.defineProperty(parsed, 'wasmMs', { value: ms });
     p.resolve(parsed);
     if (trapped && !this.reloading) this.restart(null);
   }
 
+  /**
+   * Posts a call of export `fn` to the worker.
+   * @template {keyof Answers} K
+   * @param {K} fn
+   * @param {unknown[]} args
+   * @param {(fraction: number) => void} [onProgress]
+   * @returns {Promise<Answers[K] & {trapped?: boolean, cancelled?: boolean, wasmMs?: number}>}
+   */
   post(fn, args, onProgress) {
     const id = this.nextId++;
     return new Promise((resolve) => {
@@ -70,7 +92,12 @@ export class Engine {
     });
   }
 
-  /** Calls a wasm export; resolves to the parsed answer {type, value | errors}. */
+  /**
+   * Calls a wasm export; resolves to its parsed answer {type, value | errors}.
+   * @template {keyof Answers} K
+   * @param {K} fn
+   * @param {...unknown} args
+   */
   async call(fn, ...args) {
     await this.ready;
     return this.post(fn, args);
@@ -109,7 +136,12 @@ export class Engine {
   /** Cancels whatever runs now (terminate and restart). */
   cancel() { return this.restart('cancelled', { cancelled: true }); }
 
-  /** Loads an input once; the answer's value gains `ref` (kept for reloads) on success. */
+  /**
+   * Loads an input once; the answer's value gains `ref` (kept for reloads) on success.
+   * @template {'loadTopology' | 'loadWorkload' | 'loadWorkloadParquet' | 'loadCarbon'} K
+   * @param {K} fn
+   * @param {...unknown} args
+   */
   async load(fn, ...args) {
     const answer = await this.call(fn, ...args);
     if (answer.type !== 'success') return answer;
@@ -163,11 +195,7 @@ export class Engine {
     if (answer.type !== 'success') return answer;
     const ref = { id: this.nextId++, handle: answer.value.run, generation: this.generation };
     this.runs.set(ref.id, { inputs, policyText, options, ref });
-    // The result's own text (the answer is {"type","value":{"run":N,"result":{...}}}), for downloads.
-    const raw = answer.raw || '';
-    const at = raw.indexOf('"result":');
-    const resultText = at >= 0 && raw.endsWith('}}') ? raw.slice(at + 9, -2) : JSON.stringify(answer.value.result);
-    return { ...answer, value: { ...answer.value, run: ref, ms: performance.now() - started, wasmMs: answer.wasmMs, resultText } };
+    return { ...answer, value: { ...answer.value, run: ref, ms: performance.now() - started, wasmMs: answer.wasmMs } };
   }
 
   /** A sweep (the wasm's sweepWithProgress) of inputs (refs) under a policy; `spec` is
@@ -194,6 +222,13 @@ export class Engine {
     const handle = await this.runHandle(ref);
     if (handle == null) return failure('the run is no longer available; edit or re-run to explain');
     return this.post('explain', [handle, taskId]);
+  }
+
+  /** A finished run's result as the JSON text the CLI prints (the wasm's exportResult). */
+  async resultJson(ref) {
+    const handle = await this.runHandle(ref);
+    if (handle == null) return failure('the run is no longer available');
+    return this.post('exportResult', [handle]);
   }
 
   /** A finished run's tasks as CSV text (the wasm's exportTasksCsv). */

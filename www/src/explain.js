@@ -7,7 +7,8 @@ import { duration, utcLabel } from './timeline.js';
 
 const num = (v, digits = 3) => (v == null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(digits));
 const at = (ms, epoch) => `${utcLabel(ms + epoch, true, true)} (t = ${duration(ms)})`;
-const timeOf = (d) => d.timeMs ?? d.time_ms ?? d.nowMs ?? d.now_ms;
+/** @param {import('./types/answers').Decision} d the decision's time, simulation ms */
+const timeOf = (d) => (d.kind === 'deferral' ? d.nowMs : d.timeMs);
 
 function deferral(d, epoch) {
   return h('div', { class: `decision deferral ${d.deferred ? 'deferred' : 'runs'}`, 'data-testid': 'decision-deferral' },
@@ -47,6 +48,12 @@ function placement(d, epoch, open) {
 }
 
 /** Renders the explanation of `task` into `el`. */
+/**
+ * @param {HTMLElement} el
+ * @param {import('./types/answers').TaskRecord} task
+ * @param {import('./types/answers').Answers['explain']} answer
+ * @param {number} epoch the run's start, ms since the Unix epoch
+ */
 export function renderExplanation(el, task, answer, epoch) {
   el.replaceChildren();
   const head = h('div', { class: 'explain-head' },
@@ -70,7 +77,7 @@ export function renderExplanation(el, task, answer, epoch) {
     if (d.kind === 'pause') {
       return h('div', { class: 'decision pause', 'data-testid': 'decision-pause' },
         h('h4', {}, `${at(timeOf(d), epoch)}: paused by the task stopper`),
-        h('p', {}, `remaining work ${duration(d.remainingMs ?? d.remaining_ms)}`));
+        h('p', {}, `remaining work ${duration(d.remainingMs)}`));
     }
     if (d.kind === 'rejection') {
       return h('div', { class: 'decision rejection', 'data-testid': 'decision-rejection' },

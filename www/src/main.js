@@ -15,7 +15,8 @@ import { createSweepPanel } from './sweep.js';
 import { encodeShare, decodeShare, saveLocal, loadLocal } from './share.js';
 import { zip } from './zip.js';
 
-const $ = (id) => document.getElementById(id);
+/** The page's element with this id (any: the page's own markup, not the typed contract). */
+const $ = (id) => /** @type {any} */ (document.getElementById(id));
 const WORKER = new URL('./worker.js', import.meta.url);
 const pretty = (v) => JSON.stringify(v, null, 2);
 
@@ -149,9 +150,9 @@ async function doRun(clean) {
     setStatus('cancelled', 'cancelled');
     return;
   }
-  const failed = [a, b].find((x) => x && x.type !== 'success');
-  if (failed) {
-    $('run-errors').replaceChildren(...failed.errors.map((e) => h('li', {}, diagText(e))));
+  if (a.type === 'failure' || b?.type === 'failure') {
+    const errors = a.type === 'failure' ? a.errors : b.type === 'failure' ? b.errors : [];
+    $('run-errors').replaceChildren(...errors.map((e) => h('li', {}, diagText(e))));
     setStatus('the run failed', 'failed');
     $('results').classList.add('stale');
     return;
@@ -178,8 +179,8 @@ function showResults() {
   $('results').classList.toggle('stale', state.stale);
   renderMetrics($('metrics'), a.result.metrics, b?.result.metrics, ['A', 'B']);
   addMetricHooks($('metrics'));
-  const warnings = [...a.result.warnings.map((w) => ['', w]), ...(b ? b.result.warnings.map((w) => ['B: ', w]) : [])];
-  $('warnings').replaceChildren(...warnings.map(([p, w]) => h('li', { class: w.severity }, p + diagText(w))));
+  const warnings = [...a.result.warnings.map((w) => ({ p: '', w })), ...(b ? b.result.warnings.map((w) => ({ p: 'B: ', w })) : [])];
+  $('warnings').replaceChildren(...warnings.map(({ p, w }) => h('li', { class: w.severity }, p + diagText(w))));
   const models = [buildModel(a.result), b ? buildModel(b.result) : null];
   const end = Math.max(...models.filter(Boolean).map((m) => m.endMs));
   if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
@@ -311,10 +312,13 @@ function createExports(el) {
   const args = (policy) => [sim.handlesJson(state.inputs), policy, JSON.stringify(runOptions())];
   const fail = (a) => notice(`Export failed: ${a.errors.map(diagText).join('; ')}`, 'error');
   el.append(...[
-    button('Result (JSON)', 'export-result', () => {
-      const r = state.results[0];
-      if (r) download('result.json', r.resultText);
-      if (state.results[1]) download('result-B.json', state.results[1].resultText);
+    button('Result (JSON)', 'export-result', async () => {
+      for (const [i, r] of state.results.entries()) {
+        if (!r) continue;
+        const a = await sim.resultJson(r.run);
+        if (a.type !== 'success') return fail(a);
+        download(i ? 'result-B.json' : 'result.json', a.value, 'application/json');
+      }
     }),
     button('Tasks (CSV)', 'export-tasks-csv', async () => {
       for (const [i, r] of state.results.entries()) {
@@ -337,12 +341,13 @@ function createExports(el) {
     }),
     button('Scenario file', 'export-scenario', async () => {
       const a = await sim.call('exportScenario', ...args(state.policy));
-      if (a.type === 'success') download('scenario.json', typeof a.value === 'string' ? a.value : pretty(a.value)); else fail(a);
+      if (a.type === 'success') download('scenario.json', a.value); else fail(a);
     }),
     button('OpenDC experiment (.zip)', 'export-opendc', async () => {
       const a = await sim.call('exportOpenDcExperiment', ...args(state.policy));
       if (a.type !== 'success') return fail(a);
       const notes = ['# Continuing this study in OpenDC', '', ...a.value.notes.map((n) => `- ${n}`), ''].join('\n');
+      /** @type {[string, string | Uint8Array][]} */
       const files = [['experiment.json', pretty(a.value.experiment)], ['topology.json', pretty(a.value.topology)], ['NOTES.md', notes]];
       const w = await sim.call('exportWorkloadParquet', state.inputs.workload.handle);
       if (w.type !== 'success') return fail(w);
@@ -363,7 +368,8 @@ async function start() {
   await Promise.all([sim.ready, lint.ready]);
   const [schema, prefabs, def, defaults, catalog] = await Promise.all([lint.call('policySchema'), lint.call('prefabs'),
     lint.call('defaultPolicy'), lint.call('defaultOptions'), lint.call('metrics')]);
-  if ([schema, prefabs, def, defaults, catalog].some((a) => a.type !== 'success')) {
+  if (schema.type !== 'success' || prefabs.type !== 'success' || def.type !== 'success'
+    || defaults.type !== 'success' || catalog.type !== 'success') {
     notice('The policy engine did not start; reload the page.', 'error');
     setStatus('not started', 'failed');
     return;
@@ -372,6 +378,7 @@ async function start() {
   state.options = freshOptions();
   setMetricCatalog(catalog.value);
   const saved = loadLocal();
+  /** @type {{sample: string, policy: string, policyB: string | null, options: object}} */
   let initial = {
     sample: 'teaching',
     policy: typeof saved?.policy === 'string' ? saved.policy : pretty(def.value),
@@ -380,7 +387,7 @@ async function start() {
   };
   const shared = await decodeShare(location.hash, SAMPLES);
   if (shared?.error) notice(`${shared.error}; kept your current work.`, 'error');
-  else if (shared) initial = shared;
+  else if (shared) initial = /** @type {typeof initial} */ (shared);
   state.policy = initial.policy;
 
   panelA = createPolicyPanel($('policy-a'), {
@@ -401,7 +408,7 @@ async function start() {
     new Timeline($('timeline-a'), view, { label: 'Timeline of policy A', testid: 'timeline', onSelect: (id) => explainTask(0, id), onCursor }),
     new Timeline($('timeline-b'), view, { label: 'Timeline of policy B', testid: 'timeline-b', onSelect: (id) => explainTask(1, id), onCursor }),
   ];
-  $('cursor-mode').addEventListener('change', (e) => { for (const t of timelines) t.cursorMode = e.target.checked; });
+  $('cursor-mode').addEventListener('change', (e) => { for (const t of timelines) t.cursorMode = /** @type {HTMLInputElement} */ (e.target).checked; });
   $('zoom-reset').addEventListener('click', () => view.set(view.min, view.max));
   taskList = createTaskList($('task-finder'), (id) => { timelines[0].reveal(id); explainTask(0, id); });
   createGallery($('gallery'), (lesson) => applyState({
@@ -424,7 +431,7 @@ async function start() {
   await applyState(initial);
   suspendedStart = false;
   // For the tests and the benchmark (tests/e2e): the engines, the state, and a way to edit.
-  window.__playground = {
+  /** @type {any} */ (window).__playground = {
     sim, lint, state, view, timelines, ready: true,
     setPolicy: (text) => panelA.setText(text),
     /** No edit waits for its check and no run is in flight or queued. */

@@ -4,9 +4,13 @@ import { h } from './state.js';
 
 // The metrics catalog (the wasm's metrics(): key, label, unit, scale, decimals, better, part,
 // chartable, help), set once at start: no label, unit or scale is written here.
+/** @type {import('./types/answers').MetricInfo[]} */
 let catalog = [];
 
-/** Sets the catalog every metrics view reads. */
+/**
+ * Sets the catalog every metrics view reads.
+ * @param {import('./types/answers').MetricInfo[]} entries
+ */
 export function setMetricCatalog(entries) { catalog = entries; }
 
 /** The catalog's entries, in the order the panel shows them. */
@@ -25,7 +29,12 @@ function valueCell(metrics, m, prefix) {
     v == null ? '—' : `${formatShown(m, v)}${m.unit ? ` ${m.unit}` : ''}`);
 }
 
-/** Renders A's metrics (and B's with differences when given). */
+/**
+ * Renders A's metrics (and B's with differences when given).
+ * @param {HTMLElement} el
+ * @param {import('./types/answers').Metrics} a
+ * @param {import('./types/answers').Metrics | undefined} b
+ */
 export function renderMetrics(el, a, b, labels = ['A', 'B']) {
   const head = h('tr', {}, h('th', { scope: 'col' }, 'metric'), h('th', { scope: 'col' }, b ? labels[0] : 'value'),
     b && h('th', { scope: 'col' }, labels[1]), b && h('th', { scope: 'col' }, `${labels[1]} − ${labels[0]}`));

@@ -6,6 +6,21 @@
 //   defaults: the run options with every default written out (the wasm's defaultOptions())
 //   options:  {seed, quantumMs, hostCounts}, from the defaults on
 //   results:  [{result, run, text, ms}] for A and B; stale: the policy has errors
+/** @typedef {import('./types/answers').SimResult} SimResult */
+/** @typedef {import('./types/answers').RunOptions} RunOptions */
+/** @typedef {{id: number, handle: number | null, generation?: number}} Ref */
+/**
+ * A finished run as the page keeps it: the run answer's value with the page's ref and timings.
+ * @typedef {{run: Ref, result: SimResult, ms: number, wasmMs: number}} RunValue
+ */
+/**
+ * @type {{sample: string | null, inputs: {topology: Ref | null, workload: Ref | null, carbon: Ref | null},
+ *   summaries: Record<string, any>, sources: Record<string, any>, policy: string,
+ *   policyB: string | null, defaults: RunOptions | null,
+ *   options: {seed: number, quantumMs: number, hostCounts: Record<string, number>} | null,
+ *   results: (RunValue | null)[], stale: boolean,
+ *   selected: {which: number, taskId: string} | null, cursorMs: number | null}}
+ */
 export const state = {
   sample: 'teaching',
   inputs: { topology: null, workload: null, carbon: null },
@@ -17,7 +32,7 @@ export const state = {
   options: null,
   results: [null, null],
   stale: false,
-  selected: null, // task id
+  selected: null, // the explained task: which result (0: A, 1: B) and its id
   cursorMs: null,
 };
 

@@ -26,7 +26,11 @@ function paintHatch(g, color, cross) {
 
 /** The visible time window, shared by stacked timelines (compare mode). */
 export class TimeView {
-  constructor() { this.t0 = 0; this.t1 = 1; this.min = 0; this.max = 1; this.listeners = new Set(); this.cursorMs = null; }
+  constructor() {
+    this.t0 = 0; this.t1 = 1; this.min = 0; this.max = 1; this.listeners = new Set(); this.cursorMs = null;
+    /** Set when new inputs arrive: the next result resets the zoom rather than keeping it. */
+    this.needsReset = false;
+  }
   reset(min, max) {
     const pad = Math.max(1, (max - min) * 0.01);
     this.min = min - pad; this.max = max + pad; this.t0 = this.min; this.t1 = this.max; this.changed();
@@ -51,7 +55,10 @@ export class TimeView {
   changed() { for (const fn of this.listeners) fn(); }
 }
 
-/** Turns a result into sorted, typed bar arrays and a lane layout. */
+/**
+ * Turns a result into sorted, typed bar arrays and a lane layout.
+ * @param {import('./types/answers').SimResult} result
+ */
 export function buildModel(result) {
   const hosts = result.hosts;
   const tasks = result.tasks;
@@ -228,6 +235,7 @@ export class Timeline {
       paintHatch(t, color, cross);
       return svg.createPattern(t, 'repeat');
     };
+    /** @type {any[]} */
     const saved = [this.ctx, this.hatch, this.crossHatch, this.dpr, this.frames, this.frameMs];
     this.ctx = svg;
     this.hatch = tile(COLORS.green, false);

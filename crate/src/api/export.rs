@@ -20,6 +20,7 @@ const PRETTY_TASKS: usize = 2000;
 /// An OpenDC experiment of the page's run: the experiment file, its topology file and notes on
 /// what OpenDC does differently (the page zips them with the parquet files).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct OpenDcExport {
     /// `experiment.json`, in OpenDC's format.
     pub experiment: Value,
@@ -31,10 +32,13 @@ pub struct OpenDcExport {
 
 /// A workload as OpenDC's two parquet files.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct WorkloadParquet {
     /// `tasks.parquet`.
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
     pub tasks: Vec<u8>,
     /// `fragments.parquet`.
+    #[cfg_attr(feature = "ts", ts(type = "Uint8Array"))]
     pub fragments: Vec<u8>,
 }
 

@@ -42,6 +42,7 @@ pub struct Session {
 
 /// A scenario file loaded as handles, with what else it holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct LoadedScenario {
     pub topology: LoadedInput,
@@ -56,6 +57,7 @@ pub struct LoadedScenario {
 
 /// A loaded input's handle and what it holds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct LoadedInput {
     pub handle: u32,
@@ -64,6 +66,7 @@ pub struct LoadedInput {
 
 /// What an input holds, for the page to show.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Summary {
     pub kind: &'static str,
@@ -88,6 +91,7 @@ pub struct Summary {
 
 /// A host group of a topology summary.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct HostGroupSummary {
     pub key: String,

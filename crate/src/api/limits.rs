@@ -12,6 +12,7 @@ use serde::Serialize;
 
 /// Maximum sizes of a session's inputs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Limits {
     /// Bytes of one file (text or parquet).

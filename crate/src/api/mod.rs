@@ -16,6 +16,7 @@ use serde_json::{json, Value};
 
 /// The answer of every operation.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(tag = "type", rename_all = "lowercase")]
 pub enum Answer<T> {
     Success { value: T },
@@ -56,6 +57,7 @@ pub fn guard<T>(f: impl FnOnce() -> Answer<T>) -> Answer<T> {
 /// The value of a `check`: whether the document is valid, every diagnostic, and each policy in
 /// its explicit form (`null` for an entry with errors).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct CheckReport {
     pub ok: bool,
     pub diagnostics: Vec<Diagnostic>,
@@ -134,6 +136,7 @@ pub fn sweep_settings(text: &str) -> Answer<Vec<SweepSetting>> {
 
 /// A setting a sweep can vary: a JSON Pointer into the policy's explicit form, and its value.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SweepSetting {
     pub pointer: String,
     pub value: Value,
@@ -141,6 +144,7 @@ pub struct SweepSetting {
 
 /// A prefab as the page lists it.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct PrefabInfo {
     pub name: &'static str,
     /// What it does, in a line.
@@ -151,6 +155,7 @@ pub struct PrefabInfo {
 
 /// One decision case's outcome, or those of an array of cases.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(untagged)]
 pub enum Decided {
     One(case::CaseOutcome),

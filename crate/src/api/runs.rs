@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 
 /// A finished run over handles: its handle (to ask about it later) and its result.
 #[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunAnswer {
     pub run: u32,
     pub result: sim::SimResult,
@@ -21,6 +22,7 @@ pub struct RunAnswer {
 
 /// The handles a run is made of.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct Handles {
     pub topology: u32,
@@ -197,6 +199,18 @@ impl Session {
 }
 
 impl Session {
+    /// A finished run's result as the JSON text `policy-playground simulate --json` prints for
+    /// the same inputs (the page's download), by running it again.
+    pub fn result_json(&self, run: u32) -> Answer<String> {
+        guard(|| match self.rerun(run, None) {
+            Ok(outcome) => match serde_json::to_string(&outcome.result) {
+                Ok(text) => Answer::Success { value: text },
+                Err(e) => failure(format!("could not write the result: {e}")),
+            },
+            Err(errors) => Answer::Failure { errors },
+        })
+    }
+
     /// The tasks of a finished run as CSV ([`crate::output::csv::tasks`]), by running it again:
     /// runs are deterministic, and a bulk run keeps no per-task copy for this.
     pub fn tasks_csv(&self, run: u32) -> Answer<String> {

@@ -6,6 +6,7 @@ use rand::Rng as RngCore;
 
 /// A draw: the generator outputs consumed and the index they gave.
 #[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Draw {
     /// The 64-bit outputs used; one, except with probability below k / 2^64.

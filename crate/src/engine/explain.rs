@@ -7,6 +7,7 @@ use serde::Serialize;
 
 /// Why one placement went where it did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Placement {
     /// `filter` (filter, normalise, rank) or `memorizing` (lowest bucket first).
@@ -28,6 +29,7 @@ pub struct Placement {
 
 /// One host's line in a placement's table.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct HostRow {
     pub name: String,
@@ -48,6 +50,7 @@ pub struct HostRow {
 
 /// One weigher's score of one host.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Score {
     pub weigher: &'static str,
@@ -61,6 +64,7 @@ pub struct Score {
 
 /// A weigher's range of raw scores over the candidates.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct WeigherRange {
     pub weigher: &'static str,

@@ -10,6 +10,7 @@ pub const SHORT_TASK_MS: i64 = 2 * 3600 * 1000;
 
 /// What the current intensity was judged against.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase", tag = "kind")]
 pub enum Basis {
     /// Quantiles of the next `samples` forecast values.
@@ -20,6 +21,7 @@ pub enum Basis {
 
 /// The low-carbon regime at one carbon sample (SPEC 7.1).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Regime {
     /// The intensity of the sample in force, gCO2/kWh.
@@ -93,6 +95,7 @@ pub fn evaluate(ts: &Timeshift, current: f64, upcoming: &[f64], history: &[f64])
 
 /// The task stopper's verdict at one carbon sample (SPEC 7.4).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct StopperVerdict {
     pub high: bool,
@@ -128,6 +131,7 @@ pub fn stopper(
 
 /// The deferral test of one task at one cycle (SPEC 7.2), with its numbers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Deferral {
     pub deferred: bool,

@@ -11,7 +11,12 @@ pub const MAX_DECISIONS: usize = 200;
 
 /// One decision about the task.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase", tag = "kind")]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(
+    rename_all = "camelCase",
+    rename_all_fields = "camelCase",
+    tag = "kind"
+)]
 pub enum Decision {
     /// The time-shifting test at a cycle.
     Deferral(Deferral),
@@ -25,6 +30,7 @@ pub enum Decision {
 
 /// Every decision about one task.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TaskExplanation {
     pub decisions: Vec<Decision>,

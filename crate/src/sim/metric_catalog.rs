@@ -8,6 +8,7 @@ use serde::Serialize;
 
 /// Which way a metric improves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum Better {
     Lower,
@@ -18,6 +19,7 @@ pub enum Better {
 
 /// One metric as a person reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct MetricInfo {
     /// The field of [`Metrics`]' JSON (`energyJ`).

@@ -17,6 +17,7 @@ pub const DETAILED_QUEUE_ENTRIES: usize = 100;
 
 /// The run just after the instant `time_ms` (simulation ms).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct QueueSnapshot {
     pub time_ms: i64,
@@ -35,6 +36,7 @@ pub struct QueueSnapshot {
 
 /// A task running at the instant.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RunningTask {
     pub task_id: String,
@@ -46,6 +48,7 @@ pub struct RunningTask {
 
 /// A task in the queue at the instant.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct QueuedTask {
     pub task_id: String,

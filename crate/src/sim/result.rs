@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// Everything a run produced.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct SimResult {
     pub metrics: Metrics,
@@ -21,6 +22,7 @@ pub struct SimResult {
 
 /// The run's figures (SPEC 6.6).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Metrics {
     pub tasks_total: u64,
@@ -45,6 +47,7 @@ pub struct Metrics {
 
 /// A span of time `[fromMs, toMs)`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Span {
     pub from_ms: i64,
@@ -53,6 +56,7 @@ pub struct Span {
 
 /// One uninterrupted run of a task on a host.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RunSpan {
     pub host: String,
@@ -62,6 +66,7 @@ pub struct RunSpan {
 
 /// What became of one task.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct TaskRecord {
     pub id: String,
@@ -87,6 +92,7 @@ pub struct TaskRecord {
 
 /// What one host did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct HostRecord {
     pub name: String,
@@ -104,6 +110,7 @@ pub struct HostRecord {
 
 /// Step functions over simulation time, as `[timeMs, value]` change points.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Series {
     /// The resolution power was averaged over (0: exact change points).
@@ -120,6 +127,7 @@ pub struct Series {
 
 /// The regime from `timeMs` on.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct RegimePoint {
     pub time_ms: i64,
@@ -130,6 +138,7 @@ pub struct RegimePoint {
 
 /// What the result was computed from, so that a saved result can be traced and reproduced.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Provenance {
     pub program: String,
@@ -143,6 +152,7 @@ pub struct Provenance {
 /// Digests of the inputs (of their parsed content, so that the scenario path and the handle path
 /// agree).
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct Digests {
     pub topology: String,
     pub workload: String,

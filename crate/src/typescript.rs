@@ -1,0 +1,175 @@
+//! TypeScript declarations of every answer the wasm exports give, derived from the Rust types
+//! with ts-rs (feature `ts`), so that the page and the package's users type-check against what
+//! Rust serializes and cannot drift from it.
+//!
+//! [`declarations`] is the text of `www/src/types/answers.d.ts`: one `export type` per answer
+//! shape, and the interface `Answers`, which maps each wasm export to the answer it gives. The
+//! test below keeps the committed file equal to it (`UPDATE_TYPES=1` rewrites the file); the
+//! package test checks that `Answers` names every export of the built module.
+
+use crate::api::{self, Answer};
+use crate::{case, diag, engine, request, sim, sweep};
+use ts_rs::{Config, TS};
+
+/// The declaration of one type, exported.
+fn decl<T: TS + ?Sized>(cfg: &Config) -> String {
+    let docs = T::docs().map(|d| d.trim_end().to_string() + "\n");
+    format!("{}export {}\n", docs.unwrap_or_default(), T::decl(cfg))
+}
+
+/// Every declared answer shape, in dependency order (types first that others refer to).
+fn shapes(cfg: &Config) -> Vec<String> {
+    vec![
+        decl::<serde_json::Value>(cfg),
+        decl::<diag::Severity>(cfg),
+        decl::<diag::TextPoint>(cfg),
+        decl::<diag::DiagnosticJson>(cfg),
+        decl::<Answer<()>>(cfg),
+        decl::<api::CheckReport>(cfg),
+        decl::<api::PrefabInfo>(cfg),
+        decl::<api::SweepSetting>(cfg),
+        decl::<api::Decided>(cfg),
+        decl::<case::Chosen>(cfg),
+        decl::<case::StepExplanation>(cfg),
+        decl::<case::StepOutcome>(cfg),
+        decl::<case::CaseOutcome>(cfg),
+        decl::<engine::draw::Draw>(cfg),
+        decl::<engine::explain::Placement>(cfg),
+        decl::<engine::explain::HostRow>(cfg),
+        decl::<engine::explain::Score>(cfg),
+        decl::<engine::explain::WeigherRange>(cfg),
+        decl::<engine::timeshift::Basis>(cfg),
+        decl::<engine::timeshift::Regime>(cfg),
+        decl::<engine::timeshift::StopperVerdict>(cfg),
+        decl::<engine::timeshift::Deferral>(cfg),
+        decl::<request::RunOptions>(cfg),
+        decl::<sim::metric_catalog::Better>(cfg),
+        decl::<sim::metric_catalog::MetricInfo>(cfg),
+        decl::<sim::result::SimResult>(cfg),
+        decl::<sim::result::Metrics>(cfg),
+        decl::<sim::result::Span>(cfg),
+        decl::<sim::result::RunSpan>(cfg),
+        decl::<sim::result::TaskRecord>(cfg),
+        decl::<sim::result::HostRecord>(cfg),
+        decl::<sim::result::Series>(cfg),
+        decl::<sim::result::RegimePoint>(cfg),
+        decl::<sim::result::Provenance>(cfg),
+        decl::<sim::result::Digests>(cfg),
+        decl::<sim::explain::Decision>(cfg),
+        decl::<sim::explain::TaskExplanation>(cfg),
+        decl::<sim::queue::QueueSnapshot>(cfg),
+        decl::<sim::queue::RunningTask>(cfg),
+        decl::<sim::queue::QueuedTask>(cfg),
+        decl::<api::handles::LoadedScenario>(cfg),
+        decl::<api::handles::LoadedInput>(cfg),
+        decl::<api::handles::Summary>(cfg),
+        decl::<api::handles::HostGroupSummary>(cfg),
+        decl::<api::limits::Limits>(cfg),
+        decl::<api::runs::Handles>(cfg),
+        decl::<api::runs::RunAnswer>(cfg),
+        decl::<api::export::OpenDcExport>(cfg),
+        decl::<api::export::WorkloadParquet>(cfg),
+        decl::<sweep::SweepSpec>(cfg),
+        decl::<sweep::SweepPoint>(cfg),
+        decl::<sweep::Spread>(cfg),
+        decl::<sweep::SweepReport>(cfg),
+    ]
+}
+
+/// The answer type of `T` as TypeScript names it.
+fn answer<T: TS>(cfg: &Config) -> String {
+    Answer::<T>::name(cfg)
+}
+
+/// Each wasm export (its JavaScript name) and the answer it gives, parsed from its JSON text.
+fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
+    let policy = || answer::<serde_json::Value>(cfg);
+    let loaded = || answer::<api::handles::LoadedInput>(cfg);
+    let text = || answer::<String>(cfg);
+    vec![
+        ("check", answer::<api::CheckReport>(cfg)),
+        ("expand", policy()),
+        ("prefabs", answer::<Vec<api::PrefabInfo>>(cfg)),
+        ("defaultPolicy", policy()),
+        ("defaultOptions", answer::<request::RunOptions>(cfg)),
+        (
+            "metrics",
+            answer::<Vec<sim::metric_catalog::MetricInfo>>(cfg),
+        ),
+        ("policySchema", policy()),
+        ("decide", answer::<api::Decided>(cfg)),
+        ("simulate", answer::<sim::result::SimResult>(cfg)),
+        ("limits", answer::<api::limits::Limits>(cfg)),
+        ("newSeed", answer::<u32>(cfg)),
+        ("loadScenario", answer::<api::handles::LoadedScenario>(cfg)),
+        ("loadTopology", loaded()),
+        ("loadWorkloadParquet", loaded()),
+        ("loadWorkload", loaded()),
+        ("loadCarbon", loaded()),
+        ("run", answer::<api::runs::RunAnswer>(cfg)),
+        ("runWithProgress", answer::<api::runs::RunAnswer>(cfg)),
+        ("sweep", answer::<sweep::SweepReport>(cfg)),
+        ("sweepWithProgress", answer::<sweep::SweepReport>(cfg)),
+        ("sweepCsv", text()),
+        ("sweepSettings", answer::<Vec<api::SweepSetting>>(cfg)),
+        ("queueAt", answer::<sim::queue::QueueSnapshot>(cfg)),
+        ("exportScenario", text()),
+        (
+            "exportOpenDcExperiment",
+            answer::<api::export::OpenDcExport>(cfg),
+        ),
+        (
+            "exportWorkloadParquet",
+            answer::<api::export::WorkloadParquet>(cfg),
+        ),
+        ("exportCarbonParquet", "Answer<Uint8Array>".into()),
+        ("exportResult", text()),
+        ("exportTasksCsv", text()),
+        ("explain", answer::<sim::explain::TaskExplanation>(cfg)),
+        ("release", answer::<bool>(cfg)),
+    ]
+}
+
+/// The text of `www/src/types/answers.d.ts`.
+pub fn declarations() -> String {
+    let cfg = Config::default().with_large_int("number");
+    let mut out = String::from(
+        "// Generated from the Rust types by crate/src/typescript.rs (ts-rs); do not edit.\n\
+         // Regenerate: UPDATE_TYPES=1 cargo test -p policy-playground --features ts --lib typescript\n\n",
+    );
+    for shape in shapes(&cfg) {
+        out.push_str(&shape);
+        out.push('\n');
+    }
+    out.push_str(
+        "/** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet\n \
+         * exports answer the object itself). `lastPanic` answers plain text, `start` nothing. */\n\
+         export interface Answers {\n",
+    );
+    for (name, answer) in exports(&cfg) {
+        out.push_str(&format!("  {name}: {answer};\n"));
+    }
+    out.push_str("}\n");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The committed declarations are what the Rust types give now.
+    #[test]
+    fn the_committed_declarations_are_current() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../www/src/types/answers.d.ts");
+        let now = declarations();
+        if std::env::var_os("UPDATE_TYPES").is_some() {
+            std::fs::write(path, &now).expect("www/src/types/answers.d.ts is writable");
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == now,
+            "{path} is not what the Rust types give: regenerate it with \
+             UPDATE_TYPES=1 cargo test -p policy-playground --features ts --lib typescript"
+        );
+    }
+}

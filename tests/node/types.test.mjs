@@ -1,0 +1,74 @@
+// The typed contract: the answer types generated from Rust (www/src/types/answers.d.ts) name
+// every export of the built module, the page's JavaScript type-checks against them, a misspelt
+// field of an answer is rejected, and a user of the package gets the same types from it.
+// Run: node --test tests/node/ (after scripts/build-wasm).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PKG = path.join(ROOT, 'www', 'pkg');
+const TSC = path.join(ROOT, 'www', 'node_modules', 'typescript', 'bin', 'tsc');
+const CHECK_JS = ['--noEmit', '--allowJs', '--checkJs', '--target', 'es2022', '--module', 'es2022',
+  '--moduleResolution', 'bundler', '--lib', 'es2022,dom'];
+
+/** Runs tsc; answers its exit status and output. */
+function tsc(args, cwd = ROOT) {
+  const r = spawnSync(process.execPath, [TSC, ...args], { cwd, encoding: 'utf8' });
+  return { status: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+/** The names `Answers` maps to an answer type. */
+function answerNames(dts) {
+  const body = /export interface Answers \{([\s\S]*?)\n\}/.exec(dts)?.[1] ?? '';
+  return [...body.matchAll(/^ {2}(\w+): /gm)].map((m) => m[1]);
+}
+
+test('Answers names every export of the module that answers', () => {
+  const module = fs.readFileSync(path.join(PKG, 'policy_playground.d.ts'), 'utf8');
+  const exported = [...module.matchAll(/^export function (\w+)\(/gm)].map((m) => m[1]);
+  const answers = answerNames(fs.readFileSync(path.join(ROOT, 'www', 'src', 'types', 'answers.d.ts'), 'utf8'));
+  // `start` runs at instantiation and `lastPanic` answers plain text: neither is a tagged answer.
+  const expected = exported.filter((f) => !['start', 'lastPanic', 'initSync'].includes(f)).sort();
+  assert.ok(expected.length >= 30, `the module exports ${expected.length} answering functions`);
+  assert.deepEqual([...answers].sort(), expected);
+});
+
+test("the page's JavaScript type-checks against the generated types", () => {
+  const r = tsc(['-p', path.join('www', 'tsconfig.json')]);
+  assert.equal(r.status, 0, r.out);
+});
+
+test('a misspelt field of an answer is rejected, the right one accepted', () => {
+  const right = tsc([...CHECK_JS, path.join('tests', 'types', 'right-field.js')]);
+  assert.equal(right.status, 0, right.out);
+  const wrong = tsc([...CHECK_JS, path.join('tests', 'types', 'wrong-field.js')]);
+  assert.notEqual(wrong.status, 0, 'the misspelt field type-checked');
+  assert.match(wrong.out, /wrong-field\.js\(11,\d+\): error TS\d+: Property 'tasksCompletd' does not exist/);
+  assert.equal(wrong.out.match(/error TS/g).length, 1, wrong.out);
+});
+
+test("a user of the package gets the answer types from it", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-types-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'node_modules'));
+    fs.symlinkSync(PKG, path.join(dir, 'node_modules', 'policy-playground'), 'dir');
+    const use = (field) => [
+      "import { simulate } from 'policy-playground';",
+      "/** @type {import('policy-playground').Answers['simulate']} */",
+      "const answer = JSON.parse(simulate('{}'));",
+      `export const n = answer.type === 'success' ? answer.value.metrics.${field} : answer.errors[0].end?.offset;`,
+      '',
+    ].join('\n');
+    fs.writeFileSync(path.join(dir, 'right.js'), use('tasksCompleted'));
+    fs.writeFileSync(path.join(dir, 'wrong.js'), use('taskCompleted'));
+    const right = tsc([...CHECK_JS, 'right.js'], dir);
+    assert.equal(right.status, 0, right.out);
+    const wrong = tsc([...CHECK_JS, 'wrong.js'], dir);
+    assert.match(wrong.out, /Property 'taskCompleted' does not exist/);
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});

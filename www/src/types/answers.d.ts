@@ -1,0 +1,661 @@
+// Generated from the Rust types by crate/src/typescript.rs (ts-rs); do not edit.
+// Regenerate: UPDATE_TYPES=1 cargo test -p policy-playground --features ts --lib typescript
+
+export type JsonValue = number | string | boolean | Array<JsonValue> | { [key in string]: JsonValue } | null;
+
+/**
+ * How bad a problem is: an `Error` stops the input from being used, a `Warning` does not.
+ */
+export type Severity = "error" | "warning";
+
+/**
+ * A point in a text: 1-based line, 1-based column in UTF-16 code units (what browser editors
+ * count), and the byte offset from the start of the text.
+ */
+export type TextPoint = { line: number, column: number, 
+/**
+ * Byte offset (a u32: inputs are far below 4 GiB, and a diagnostic stays small).
+ */
+offset: number, };
+
+/**
+ * A diagnostic's JSON, field by field: `Diagnostic` serializes through it, and its TypeScript
+ * declaration is derived from it, so that both come from one definition.
+ */
+export type Diagnostic = { severity: Severity, message: string, path: string, line: number | null, column: number | null, file?: string, start?: TextPoint, end?: TextPoint, };
+
+/**
+ * The answer of every operation.
+ */
+export type Answer<T> = { "type": "success", value: T, } | { "type": "failure", errors: Array<Diagnostic>, };
+
+/**
+ * The value of a `check`: whether the document is valid, every diagnostic, and each policy in
+ * its explicit form (`null` for an entry with errors).
+ */
+export type CheckReport = { ok: boolean, diagnostics: Array<Diagnostic>, policies: Array<JsonValue>, 
+/**
+ * `policy` or `experiment`.
+ */
+document: string, 
+/**
+ * Where each policy sits in the document (`allocationPolicies[1]`, or `""`).
+ */
+paths: Array<string>, 
+/**
+ * A one-line description of each policy (`null` for an entry with errors).
+ */
+descriptions: Array<string | null>, };
+
+/**
+ * A prefab as the page lists it.
+ */
+export type PrefabInfo = { name: string, 
+/**
+ * What it does, in a line.
+ */
+doc: string, 
+/**
+ * Its explicit policy, every default written out.
+ */
+expansion: JsonValue, };
+
+/**
+ * A setting a sweep can vary: a JSON Pointer into the policy's explicit form, and its value.
+ */
+export type SweepSetting = { pointer: string, value: JsonValue, };
+
+/**
+ * One decision case's outcome, or those of an array of cases.
+ */
+export type Decided = CaseOutcome | Array<CaseOutcome>;
+
+/**
+ * What a step decided.
+ */
+export type Chosen = string | "deferred" | null | null;
+
+/**
+ * The explanation of one step: the deferral test (timeshift policies) and the placement.
+ */
+export type StepExplanation = { deferral: Deferral | null, placement: Placement | null, };
+
+/**
+ * One step's outcome.
+ */
+export type StepOutcome = { chosen: Chosen, explanation: StepExplanation, 
+/**
+ * The case's expectation, when it has one.
+ */
+expected: JsonValue | null, 
+/**
+ * Whether the outcome met the expectation.
+ */
+matches: boolean | null, };
+
+/**
+ * A case's outcome.
+ */
+export type CaseOutcome = { name: string | null, source: string | null, steps: Array<StepOutcome>, 
+/**
+ * The policy's diagnostics (warnings, or the errors when it was rejected).
+ */
+diagnostics: Array<Diagnostic>, expectError: string | null, 
+/**
+ * True when the case ran and every expectation held (or the expected error was given).
+ */
+ok: boolean, };
+
+/**
+ * A draw: the generator outputs consumed and the index they gave.
+ */
+export type Draw = { 
+/**
+ * The 64-bit outputs used; one, except with probability below k / 2^64.
+ */
+values: Array<number>, 
+/**
+ * Among how many ranked hosts the index was drawn.
+ */
+among: number, index: number, };
+
+/**
+ * Why one placement went where it did.
+ */
+export type Placement = { 
+/**
+ * `filter` (filter, normalise, rank) or `memorizing` (lowest bucket first).
+ */
+scheduler: string, 
+/**
+ * Every host, in topology order.
+ */
+hosts: Array<HostRow>, 
+/**
+ * Per weigher: its range over the candidates.
+ */
+weighers: Array<WeigherRange>, 
+/**
+ * Number of hosts that passed every filter.
+ */
+candidates: number, 
+/**
+ * `min(subsetSize, candidates)`: how many ranked hosts the choice was drawn among.
+ */
+subset: number, draw: Draw | null, 
+/**
+ * The chosen host's name, `None` when no host fits now.
+ */
+chosen: string | null, 
+/**
+ * `3 hosts: 1 rejected by Ram, 1 by VCpu; chose B`.
+ */
+summary: string, };
+
+/**
+ * One host's line in a placement's table.
+ */
+export type HostRow = { name: string, passed: boolean, 
+/**
+ * The first filter that rejected the host.
+ */
+rejectedBy: string | null, 
+/**
+ * Why, in numbers.
+ */
+reason: string | null, 
+/**
+ * Per weigher, in policy order (empty for rejected hosts).
+ */
+scores: Array<Score>, 
+/**
+ * Sum of the contributions (candidates of the filter scheduler only).
+ */
+total: number | null, 
+/**
+ * 1-based rank among the candidates (filter scheduler) or in bucket order (memorizing).
+ */
+rank: number | null, 
+/**
+ * The memorizing scheduler's bucket: the host's number of running tasks.
+ */
+bucket: number | null, };
+
+/**
+ * One weigher's score of one host.
+ */
+export type Score = { weigher: string, raw: number, 
+/**
+ * `(raw - min) / (max - min)`, 0 when the weigher adds nothing.
+ */
+normalized: number, multiplier: number, 
+/**
+ * `(multiplier * (raw - min)) / (max - min)`, what the host's total got.
+ */
+contribution: number, };
+
+/**
+ * A weigher's range of raw scores over the candidates.
+ */
+export type WeigherRange = { weigher: string, multiplier: number, min: number | null, max: number | null, 
+/**
+ * False when every candidate scores the same: the weigher adds nothing.
+ */
+active: boolean, };
+
+/**
+ * What the current intensity was judged against.
+ */
+export type Basis = { "kind": "forecast", samples: number, } | { "kind": "windowMean", samples: number, };
+
+/**
+ * The low-carbon regime at one carbon sample (SPEC 7.1).
+ */
+export type Regime = { 
+/**
+ * The intensity of the sample in force, gCO2/kWh.
+ */
+current: number, lowShort: boolean, lowLong: boolean, 
+/**
+ * The intensity short tasks wait to get below.
+ */
+referenceShort: number, 
+/**
+ * The intensity long tasks wait to get below.
+ */
+referenceLong: number, basis: Basis, };
+
+/**
+ * The task stopper's verdict at one carbon sample (SPEC 7.4).
+ */
+export type StopperVerdict = { high: boolean, current: number, reference: number, basis: Basis, };
+
+/**
+ * The deferral test of one task at one cycle (SPEC 7.2), with its numbers.
+ */
+export type Deferral = { deferred: boolean, 
+/**
+ * `short` (< 2 h) or `long`.
+ */
+taskLength: string, 
+/**
+ * `low`, `high`, or `none` before the first carbon sample is evaluated.
+ */
+regime: string, currentIntensity: number | null, 
+/**
+ * The intensity this task's regime compares against.
+ */
+referenceIntensity: number | null, basis: Basis | null, nowMs: number, remainingMs: number, deadlineMs: number | null, 
+/**
+ * `deadline - (now + remaining)`: how long the task could still wait.
+ */
+slackMs: number | null, reason: string, };
+
+/**
+ * The options of a run. Each `None` takes its default ([`sim::DEFAULT_QUANTUM_MS`], the
+ * series resolution and limits of [`sim::Options::default`]).
+ */
+export type RunOptions = { 
+/**
+ * The seed of the run's generator (SPEC 8).
+ */
+seed: number, 
+/**
+ * Scheduling quantum, ms (default 1000; at most [`MAX_QUANTUM_MS`]).
+ */
+quantumMs: number | null, 
+/**
+ * Power series resolution, ms (default 60 000; 0: exact change points).
+ */
+seriesResolutionMs: number | null, 
+/**
+ * Host counts overriding the topology's, by `cluster/host` name (a teacher's edit).
+ */
+hostCounts: { [key in string]: number }, 
+/**
+ * Simulated time past which the run stops, its tasks left terminated (default ten years).
+ */
+maxTimeMs: number | null, 
+/**
+ * Instants after which the run stops the same way (default 250 million).
+ */
+maxInstants: number | null, };
+
+/**
+ * Which way a metric improves.
+ */
+export type Better = "lower" | "higher" | "neither";
+
+/**
+ * One metric as a person reads it.
+ */
+export type MetricInfo = { 
+/**
+ * The field of [`Metrics`]' JSON (`energyJ`).
+ */
+key: string, 
+/**
+ * What it is, for a table row or an axis (`dynamic energy`).
+ */
+label: string, 
+/**
+ * The unit it is shown in (`kWh`; empty for a count).
+ */
+unit: string, 
+/**
+ * The unit of the raw number in the result (`J`, `ms`, `g`; empty for a count or a
+ * fraction).
+ */
+rawUnit: string, 
+/**
+ * The shown value is the raw number times this (J -> kWh: 1 / 3.6e6).
+ */
+scale: number, 
+/**
+ * Decimals shown.
+ */
+decimals: number, better: Better, 
+/**
+ * A part of the metric before it (idle and dynamic energy of energy), shown indented.
+ */
+part: boolean, 
+/**
+ * Whether a sweep or a chart offers it (the descriptive counts are left out).
+ */
+chartable: boolean, 
+/**
+ * One line on what it measures.
+ */
+help: string, };
+
+/**
+ * Everything a run produced.
+ */
+export type SimResult = { metrics: Metrics, tasks: Array<TaskRecord>, hosts: Array<HostRecord>, series: Series, warnings: Array<Diagnostic>, 
+/**
+ * Absolute time (ms since the Unix epoch) of simulation time 0: the first submission.
+ */
+startEpochMs: number, provenance: Provenance, };
+
+/**
+ * The run's figures (SPEC 6.6).
+ */
+export type Metrics = { tasksTotal: number, tasksCompleted: number, tasksTerminated: number, tasksDropped: number, makespanMs: number, meanWaitMs: number | null, p95WaitMs: number | null, deferredTasks: number, deferralMs: number, pausedTasks: number, deadlineMisses: number, meanUtilization: number, energyJ: number, idleEnergyJ: number, dynamicEnergyJ: number, carbonG: number | null, idleCarbonG: number | null, dynamicCarbonG: number | null, };
+
+/**
+ * A span of time `[fromMs, toMs)`.
+ */
+export type Span = { fromMs: number, toMs: number, };
+
+/**
+ * One uninterrupted run of a task on a host.
+ */
+export type RunSpan = { host: string, fromMs: number, toMs: number, };
+
+/**
+ * What became of one task.
+ */
+export type TaskRecord = { id: string, name: string, 
+/**
+ * The host of its last run; `None` when it never started.
+ */
+host: string | null, submitMs: number, startMs: number | null, finishMs: number, 
+/**
+ * `completed` or `terminated`.
+ */
+state: string, waitMs: number | null, deferrals: Array<Span>, pauses: Array<Span>, runs: Array<RunSpan>, deadlineMs: number | null, durationMs: number, cpuCount: number, memoryMib: number, reason: string | null, };
+
+/**
+ * What one host did.
+ */
+export type HostRecord = { name: string, cluster: string, cores: number, memory: number, 
+/**
+ * Time with at least one task running.
+ */
+busyMs: number, energyJ: number, idleEnergyJ: number, dynamicEnergyJ: number, carbonG: number | null, tasksRun: number, };
+
+/**
+ * Step functions over simulation time, as `[timeMs, value]` change points.
+ */
+export type Series = { 
+/**
+ * The resolution power was averaged over (0: exact change points).
+ */
+resolutionMs: number, carbonIntensity: Array<[number, number]>, 
+/**
+ * Total power of all hosts, W (averaged over `resolutionMs` windows when that is > 0).
+ */
+powerW: Array<[number, number]>, runningTasks: Array<[number, number]>, queuedTasks: Array<[number, number]>, deferredTasks: Array<[number, number]>, 
+/**
+ * The time-shifting regime at each carbon sample where it changed.
+ */
+regime: Array<RegimePoint>, };
+
+/**
+ * The regime from `timeMs` on.
+ */
+export type RegimePoint = { timeMs: number, shortLow: boolean, longLow: boolean, stopperHigh: boolean, };
+
+/**
+ * What the result was computed from, so that a saved result can be traced and reproduced.
+ */
+export type Provenance = { program: string, version: string, seed: number, quantumMs: number, 
+/**
+ * FNV-1a-style 64-bit digests (hex) of the inputs as read: topology, workload, carbon, policy.
+ */
+digests: Digests, };
+
+/**
+ * Digests of the inputs (of their parsed content, so that the scenario path and the handle path
+ * agree).
+ */
+export type Digests = { topology: string, workload: string, carbon: string | null, policy: string, };
+
+/**
+ * One decision about the task.
+ */
+export type Decision = { "kind": "deferral" } & Deferral | { "kind": "placement", timeMs: number, placement: Placement, } | { "kind": "pause", timeMs: number, remainingMs: number, } | { "kind": "rejection", timeMs: number, reason: string, };
+
+/**
+ * Every decision about one task.
+ */
+export type TaskExplanation = { decisions: Array<Decision>, 
+/**
+ * Decisions past [`MAX_DECISIONS`], not kept.
+ */
+omitted: number, };
+
+/**
+ * The run just after the instant `time_ms` (simulation ms).
+ */
+export type QueueSnapshot = { timeMs: number, 
+/**
+ * True when the run was over by then.
+ */
+ended: boolean, running: Array<RunningTask>, 
+/**
+ * Queued tasks, head first (deferred ones included, where they sit in the queue).
+ */
+queue: Array<QueuedTask>, 
+/**
+ * Tasks not submitted yet.
+ */
+pending: number, completed: number, terminated: number, 
+/**
+ * The next scheduling cycle, if one is due.
+ */
+nextCycleMs: number | null, };
+
+/**
+ * A task running at the instant.
+ */
+export type RunningTask = { taskId: string, host: string, 
+/**
+ * Start of its current run.
+ */
+sinceMs: number, remainingMs: number, };
+
+/**
+ * A task in the queue at the instant.
+ */
+export type QueuedTask = { taskId: string, 
+/**
+ * 0 for the head of the queue.
+ */
+position: number, 
+/**
+ * `waiting` or `deferred`.
+ */
+state: string, 
+/**
+ * When it joined the queue (its submission, or the end of its last run when paused).
+ */
+sinceMs: number, 
+/**
+ * The host it would get if it were tried now (`None`: no host fits, or not looked at).
+ */
+fitsNow: string | null, 
+/**
+ * Why it is still in the queue, in one sentence.
+ */
+reason: string, 
+/**
+ * The time-shifting test with its numbers, for a deferred task.
+ */
+deferral: Deferral | null, };
+
+/**
+ * A scenario file loaded as handles, with what else it holds.
+ */
+export type LoadedScenario = { topology: LoadedInput, workload: LoadedInput, carbon: LoadedInput | null, 
+/**
+ * The policy as the file writes it.
+ */
+policy: JsonValue, seed: number, quantumMs: number, warnings: Array<Diagnostic>, };
+
+/**
+ * A loaded input's handle and what it holds.
+ */
+export type LoadedInput = { handle: number, summary: Summary, };
+
+/**
+ * What an input holds, for the page to show.
+ */
+export type Summary = { kind: string, hosts: number | null, 
+/**
+ * `cluster/host` groups with their counts (topologies).
+ */
+hostGroups: Array<HostGroupSummary>, tasks: number | null, fragments: number | null, samples: number | null, 
+/**
+ * First and last time, absolute ms.
+ */
+fromMs: number | null, toMs: number | null, warnings: Array<Diagnostic>, };
+
+/**
+ * A host group of a topology summary.
+ */
+export type HostGroupSummary = { key: string, count: number, cores: number, memoryMib: number, };
+
+/**
+ * Maximum sizes of a session's inputs.
+ */
+export type Limits = { 
+/**
+ * Bytes of one file (text or parquet).
+ */
+maxFileBytes: number, maxTasks: number, maxFragments: number, 
+/**
+ * Hosts of a topology, after host counts are edited too.
+ */
+maxHosts: number, };
+
+/**
+ * The handles a run is made of.
+ */
+export type Handles = { topology: number, workload: number, carbon: number | null, };
+
+/**
+ * A finished run over handles: its handle (to ask about it later) and its result.
+ */
+export type RunAnswer = { run: number, result: SimResult, };
+
+/**
+ * An OpenDC experiment of the page's run: the experiment file, its topology file and notes on
+ * what OpenDC does differently (the page zips them with the parquet files).
+ */
+export type OpenDcExport = { 
+/**
+ * `experiment.json`, in OpenDC's format.
+ */
+experiment: JsonValue, 
+/**
+ * `topology.json`, in OpenDC's format.
+ */
+topology: JsonValue, 
+/**
+ * What OpenDC does differently for this policy and these options.
+ */
+notes: Array<string>, };
+
+/**
+ * A workload as OpenDC's two parquet files.
+ */
+export type WorkloadParquet = { 
+/**
+ * `tasks.parquet`.
+ */
+tasks: Uint8Array, 
+/**
+ * `fragments.parquet`.
+ */
+fragments: Uint8Array, };
+
+/**
+ * What a sweep varies.
+ */
+export type SweepSpec = { 
+/**
+ * A JSON Pointer into the policy's explicit form; empty: the policy as it is.
+ */
+parameter: string, 
+/**
+ * The values the setting takes, in order (ignored without a parameter).
+ */
+values: Array<JsonValue>, 
+/**
+ * How many seeds each value runs under: the run's seed and the ones after it (default 1).
+ */
+seeds: number | null, };
+
+/**
+ * One value of the swept setting and what its runs gave.
+ */
+export type SweepPoint = { 
+/**
+ * The setting's value (`null` without a parameter).
+ */
+value: JsonValue, 
+/**
+ * The policy run, in its explicit form.
+ */
+policy: JsonValue, 
+/**
+ * The metrics of each seed's run, in seed order.
+ */
+runs: Array<Metrics>, 
+/**
+ * Mean, minimum and maximum over the seeds of every numeric metric, by its name in
+ * [`Metrics`]' JSON (a metric that is `null` in some run is summarised over the others):
+ * a [`Spread`], or `null` for a metric that is `null` in every run.
+ */
+summary: Record<string, Spread | null>, };
+
+/**
+ * One metric over a sweep point's seeds.
+ */
+export type Spread = { mean: number, min: number, max: number, 
+/**
+ * The runs in which the metric has a value.
+ */
+runs: number, };
+
+/**
+ * A finished sweep (read back by [`crate::output::csv::sweep`]'s JSON twin).
+ */
+export type SweepReport = { parameter: string, seeds: Array<number>, points: Array<SweepPoint>, };
+
+/** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet
+ * exports answer the object itself). `lastPanic` answers plain text, `start` nothing. */
+export interface Answers {
+  check: Answer<CheckReport>;
+  expand: Answer<JsonValue>;
+  prefabs: Answer<Array<PrefabInfo>>;
+  defaultPolicy: Answer<JsonValue>;
+  defaultOptions: Answer<RunOptions>;
+  metrics: Answer<Array<MetricInfo>>;
+  policySchema: Answer<JsonValue>;
+  decide: Answer<Decided>;
+  simulate: Answer<SimResult>;
+  limits: Answer<Limits>;
+  newSeed: Answer<number>;
+  loadScenario: Answer<LoadedScenario>;
+  loadTopology: Answer<LoadedInput>;
+  loadWorkloadParquet: Answer<LoadedInput>;
+  loadWorkload: Answer<LoadedInput>;
+  loadCarbon: Answer<LoadedInput>;
+  run: Answer<RunAnswer>;
+  runWithProgress: Answer<RunAnswer>;
+  sweep: Answer<SweepReport>;
+  sweepWithProgress: Answer<SweepReport>;
+  sweepCsv: Answer<string>;
+  sweepSettings: Answer<Array<SweepSetting>>;
+  queueAt: Answer<QueueSnapshot>;
+  exportScenario: Answer<string>;
+  exportOpenDcExperiment: Answer<OpenDcExport>;
+  exportWorkloadParquet: Answer<WorkloadParquet>;
+  exportCarbonParquet: Answer<Uint8Array>;
+  exportResult: Answer<string>;
+  exportTasksCsv: Answer<string>;
+  explain: Answer<TaskExplanation>;
+  release: Answer<boolean>;
+}
