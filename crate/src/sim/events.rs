@@ -279,6 +279,7 @@ mod tests {
                     }
                 }
                 assert_eq!(q.len, model.values().sum::<usize>());
+                assert_eq!(q.is_empty(), model.is_empty(), "step {step}");
             }
             while let Some(&e) = model.keys().next() {
                 assert_eq!(q.pop(), Some(e));
