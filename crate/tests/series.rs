@@ -1,6 +1,9 @@
 //! The result's series (SPEC 6.5): total power at its change points and averaged over windows,
 //! and the task counts, against figures worked out by hand for small runs.
 
+#[path = "explanations/fixtures.rs"]
+#[allow(dead_code)]
+mod fixtures;
 #[path = "explanations/runs.rs"]
 #[allow(dead_code)]
 mod runs;
@@ -11,16 +14,10 @@ use runs::{task, with_simulation, Task};
 
 /// VCpu(1) and no weigher, subset 1: every task goes to the first host with room (A, then B).
 fn first_fit() -> Policy {
-    Policy {
-        filters: vec![Filter::VCpu {
-            allocation_ratio: 1.0,
-        }],
-        weighers: vec![],
-        subset_size: 1,
-        memorize: false,
-        max_times_skipped: 0,
-        timeshift: None,
-    }
+    let vcpu = Filter::VCpu {
+        allocation_ratio: 1.0,
+    };
+    fixtures::policy(vec![vcpu], vec![], 1)
 }
 
 /// Hosts A and B of 4 cores at 2000 MHz (8000 MHz each), linear 100-200 W: idle 200 W in all.

@@ -311,23 +311,20 @@ function createExports(el) {
   const button = (label, testid, fn) => h('button', { type: 'button', 'data-testid': testid, onclick: fn }, label);
   const args = (policy) => [sim.handlesJson(state.inputs), policy, JSON.stringify(runOptions())];
   const fail = (a) => notice(`Export failed: ${a.errors.map(diagText).join('; ')}`, 'error');
+  /** A download of one text file per shown result (A, and B in compare mode), from its run. */
+  const perResult = (names, type, fetch) => async () => {
+    for (const [i, r] of state.results.entries()) {
+      if (!r) continue;
+      const a = await fetch(r.run);
+      if (a.type !== 'success') return fail(a);
+      download(names[i], a.value, type);
+    }
+  };
   el.append(...[
-    button('Result (JSON)', 'export-result', async () => {
-      for (const [i, r] of state.results.entries()) {
-        if (!r) continue;
-        const a = await sim.resultJson(r.run);
-        if (a.type !== 'success') return fail(a);
-        download(i ? 'result-B.json' : 'result.json', a.value, 'application/json');
-      }
-    }),
-    button('Tasks (CSV)', 'export-tasks-csv', async () => {
-      for (const [i, r] of state.results.entries()) {
-        if (!r) continue;
-        const a = await sim.tasksCsv(r.run);
-        if (a.type !== 'success') return fail(a);
-        download(i ? 'tasks-B.csv' : 'tasks.csv', a.value, 'text/csv');
-      }
-    }),
+    button('Result (JSON)', 'export-result',
+      perResult(['result.json', 'result-B.json'], 'application/json', (run) => sim.resultJson(run))),
+    button('Tasks (CSV)', 'export-tasks-csv',
+      perResult(['tasks.csv', 'tasks-B.csv'], 'text/csv', (run) => sim.tasksCsv(run))),
     button('Timeline (PNG)', 'export-png', () => {
       for (const [i, t] of timelines.entries()) {
         if (!state.results[i]) continue;
