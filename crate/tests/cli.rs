@@ -112,20 +112,27 @@ fn check_prints_file_line_column_severity_message_path() {
     );
     let r = run(&["check", &file]);
     assert_eq!(r.code, 1);
+    // Each diagnostic, then its line with its range underlined: the object's brace for the
+    // missing key, exactly the misspelt key for the unknown one.
     let lines: Vec<&str> = r.stderr.lines().collect();
-    assert_eq!(lines.len(), 2, "{}", r.stderr);
+    assert_eq!(lines.len(), 6, "{}", r.stderr);
     assert_eq!(
         lines[0],
         format!("{file}:1:1: warning: the prefab has no `policyName`: it runs Mem, the default (policyName)")
     );
+    assert_eq!(lines[1..3], ["   1 | {\"type\": \"prefab\",", "     | ^"]);
     assert!(
-        lines[1].starts_with(&format!(
+        lines[3].starts_with(&format!(
             "{file}:2:3: error: unknown key `policyname` in a prefab policy (did you mean `policyName`?"
         )),
         "{}",
-        lines[1]
+        lines[3]
     );
-    assert!(lines[1].ends_with(" (policyname)"), "{}", lines[1]);
+    assert!(lines[3].ends_with(" (policyname)"), "{}", lines[3]);
+    assert_eq!(
+        lines[4..6],
+        ["   2 |   \"policyname\": \"Mem\"}", "     |   ^^^^^^^^^^^^"]
+    );
     assert!(
         r.stdout.contains("1 error(s), 1 warning(s)"),
         "{}",
@@ -139,8 +146,16 @@ fn check_with_warnings_only_succeeds() {
     let file = shared("opendc-samples/experiments/legacy/features_experiment.json");
     let r = run(&["check", &file]);
     assert_eq!(r.code, 0, "{}", r.stderr);
+    // The one warning, then its line with the value 1.5 underlined.
     let lines: Vec<&str> = r.stderr.lines().collect();
-    assert_eq!(lines.len(), 1, "{}", r.stderr);
+    assert_eq!(lines.len(), 3, "{}", r.stderr);
+    assert_eq!(
+        lines[1..3],
+        [
+            "  39 |                     \"allocationRatio\": 1.5",
+            "     |                                        ^^^"
+        ]
+    );
     assert!(
         lines[0].starts_with(&format!(
             "{file}:39:40: warning: Ram allocationRatio 1.5: overcommitting memory is not supported"
@@ -358,8 +373,14 @@ fn expand_an_experiment_file() {
     assert_eq!(policies[1]["filters"][3]["limit"], 8);
     assert_eq!(policies[2]["type"], "timeshift");
     assert_eq!(policies[2]["taskStopper"]["forecastThreshold"], 0.6);
-    // The one warning is on stderr.
-    assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+    // The one warning is on stderr, with its line underlined.
+    assert_eq!(r.stderr.lines().count(), 3, "{}", r.stderr);
+    assert!(r
+        .stderr
+        .lines()
+        .next()
+        .unwrap()
+        .contains(":39:40: warning: Ram allocationRatio 1.5"));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
 //! scenario file, or a topology, a workload, a policy and optionally a carbon trace, read from
 //! disk with every problem naming its file.
 
-use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
+use super::{print_diagnostics, print_diagnostics_in, Exit, INVALID, UNREADABLE};
 use policy_playground::diag::Diagnostic;
 use policy_playground::experiment::{self, Disk, LoadError};
 use policy_playground::request::{CarbonReference, RunRequest};
@@ -78,7 +78,7 @@ pub(super) fn load_inputs(args: &InputArgs) -> Result<LoadedRun, Exit> {
             INVALID
         })?;
         let file = scenario::read(&text).map_err(|ds| {
-            print_diagnostics(Some(path), &ds);
+            print_diagnostics_in(Some(path), Some(&text), &ds);
             INVALID
         })?;
         return Ok(LoadedRun {

@@ -62,6 +62,7 @@ enum Command {
 mod bench;
 mod inputs;
 mod simulate;
+mod snippet;
 mod sweep;
 
 /// A process exit code.
@@ -119,6 +120,12 @@ fn read_text(path: &Path) -> Result<String, u8> {
 /// Prints diagnostics to stderr as `FILE:line:column: severity: message (path)`; without a
 /// file, the message names its source itself.
 fn print_diagnostics(file: Option<&Path>, diagnostics: &[Diagnostic]) {
+    print_diagnostics_in(file, None, diagnostics);
+}
+
+/// [`print_diagnostics`] for diagnostics of the text `source` (the file's content): each with a
+/// range in it is followed by its line, the range underlined (see [`snippet::underline`]).
+fn print_diagnostics_in(file: Option<&Path>, source: Option<&str>, diagnostics: &[Diagnostic]) {
     for d in diagnostics {
         let severity = match d.severity {
             Severity::Error => "error",
@@ -140,6 +147,13 @@ fn print_diagnostics(file: Option<&Path>, diagnostics: &[Diagnostic]) {
             format!(" ({})", d.path)
         };
         eprintln!("{place}{severity}: {}{path}", d.message);
+        // A diagnostic naming another file (an experiment's topology) is not in `source`.
+        let underlined = source
+            .filter(|_| d.file.is_none())
+            .and_then(|text| snippet::underline(d, text));
+        if let Some(lines) = underlined {
+            eprintln!("{lines}");
+        }
     }
 }
 
@@ -155,7 +169,7 @@ fn check(file: &Path, json: bool) -> Result<(), u8> {
     let report = match api::check(&text) {
         Answer::Success { value } => value,
         Answer::Failure { errors } => {
-            print_diagnostics(Some(file), &errors);
+            print_diagnostics_in(Some(file), Some(&text), &errors);
             return Err(INVALID);
         }
     };
@@ -166,7 +180,7 @@ fn check(file: &Path, json: bool) -> Result<(), u8> {
             "policies": report.policies,
         }));
     } else {
-        print_diagnostics(Some(file), &report.diagnostics);
+        print_diagnostics_in(Some(file), Some(&text), &report.diagnostics);
         let errors = report.diagnostics.iter().filter(|d| d.is_error()).count();
         let warnings = report.diagnostics.len() - errors;
         let noun = if report.paths.len() == 1 {
@@ -209,13 +223,13 @@ fn expand(file: &Path) -> Result<(), u8> {
     match api::expand(&text) {
         Answer::Success { value } => {
             if let Answer::Success { value: report } = api::check(&text) {
-                print_diagnostics(Some(file), &report.diagnostics);
+                print_diagnostics_in(Some(file), Some(&text), &report.diagnostics);
             }
             print_json(&value);
             Ok(())
         }
         Answer::Failure { errors } => {
-            print_diagnostics(Some(file), &errors);
+            print_diagnostics_in(Some(file), Some(&text), &errors);
             Err(INVALID)
         }
     }
@@ -226,7 +240,7 @@ fn decide(file: &Path, json: bool) -> Result<(), u8> {
     let value = match api::decide(&text) {
         Answer::Success { value } => value,
         Answer::Failure { errors } => {
-            print_diagnostics(Some(file), &errors);
+            print_diagnostics_in(Some(file), Some(&text), &errors);
             return Err(INVALID);
         }
     };
