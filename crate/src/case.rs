@@ -155,6 +155,7 @@ impl Chosen {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct StepExplanation {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub deferral: Option<Deferral>,
     pub placement: Option<Placement>,
 }
@@ -167,9 +168,11 @@ pub struct StepOutcome {
     pub explanation: StepExplanation,
     /// The case's expectation, when it has one.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub expected: Option<serde_json::Value>,
     /// Whether the outcome met the expectation.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub matches: Option<bool>,
 }
 
@@ -179,13 +182,16 @@ pub struct StepOutcome {
 #[serde(rename_all = "camelCase")]
 pub struct CaseOutcome {
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub name: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub source: Option<String>,
     pub steps: Vec<StepOutcome>,
     /// The policy's diagnostics (warnings, or the errors when it was rejected).
     pub diagnostics: Vec<Diagnostic>,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub expect_error: Option<String>,
     /// True when the case ran and every expectation held (or the expected error was given).
     pub ok: bool,

@@ -38,9 +38,11 @@ pub struct RunOptions {
     pub host_counts: BTreeMap<String, u32>,
     /// Simulated time past which the run stops, its tasks left terminated (default ten years).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub max_time_ms: Option<i64>,
     /// Instants after which the run stops the same way (default 250 million).
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub max_instants: Option<u64>,
 }
 

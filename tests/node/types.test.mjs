@@ -72,3 +72,52 @@ test("a user of the package gets the answer types from it", () => {
     assert.match(wrong.out, /Property 'taskCompleted' does not exist/);
   } finally { fs.rmSync(dir, { recursive: true, force: true }); }
 });
+
+test('real answers of every kind conform to their declared types (strict)', async () => {
+  const wasm = await import(path.join(PKG, 'policy_playground.js'));
+  await wasm.default({ module_or_path: fs.readFileSync(path.join(PKG, 'policy_playground_bg.wasm')) });
+  const teaching = fs.readFileSync(path.join(ROOT, 'www', 'samples', 'teaching', 'scenario.json'), 'utf8');
+  const timeshift = fs.readFileSync(path.join(ROOT, 'www', 'samples', 'policies', 'timeshift-stopper.json'), 'utf8');
+  const cases = fs.readFileSync(path.join(ROOT, 'tests', 'conformance', 'decisions.json'), 'utf8');
+  /** Each answer by export name; several per export where their shapes differ. */
+  const samples = [];
+  const add = (fn, text) => samples.push([fn, typeof text === 'string' ? text : JSON.stringify(text)]);
+  add('check', wasm.check(timeshift));
+  add('check', wasm.check('{"type": "prefab", "policyname": "Mem"}'));
+  add('expand', wasm.expand(timeshift));
+  for (const fn of ['prefabs', 'defaultPolicy', 'defaultOptions', 'metrics', 'policySchema', 'limits', 'newSeed']) add(fn, wasm[fn]());
+  add('decide', wasm.decide(cases));
+  add('simulate', wasm.simulate(teaching));
+  add('simulate', wasm.simulate('{"topology": 1}'));
+  const loaded = JSON.parse(wasm.loadScenario(teaching));
+  add('loadScenario', loaded);
+  const v = loaded.value;
+  add('loadTopology', wasm.loadTopology(JSON.stringify({ clusters: [{ name: 'C', hosts: [{ name: 'h', cpu: { coreCount: 4, coreSpeed: 2000 }, memory: { memorySize: 8e9 } }] }] })));
+  add('loadCarbon', wasm.loadCarbon(new TextEncoder().encode('timestamp,carbon_intensity\n2024-01-01T00:00:00Z,100\n'), 'csv'));
+  const handles = JSON.stringify({ topology: v.topology.handle, workload: v.workload.handle, carbon: v.carbon.handle });
+  const run = JSON.parse(wasm.run(handles, timeshift, '{"seriesResolutionMs": 0}'));
+  add('run', run);
+  const task = run.value.result.tasks.find((t) => t.pauses.length) ?? run.value.result.tasks[0];
+  add('explain', wasm.explain(run.value.run, task.id));
+  add('queueAt', wasm.queueAt(run.value.run, 3600000));
+  add('exportResult', wasm.exportResult(run.value.run));
+  add('exportTasksCsv', wasm.exportTasksCsv(run.value.run));
+  add('exportScenario', wasm.exportScenario(handles, timeshift, '{}'));
+  add('exportOpenDcExperiment', wasm.exportOpenDcExperiment(handles, timeshift, '{}'));
+  add('sweepSettings', wasm.sweepSettings(timeshift));
+  const sweep = wasm.sweep(handles, timeshift, '{}', '{"parameter": "/subsetSize", "values": [1, 2], "seeds": 2}');
+  add('sweep', sweep);
+  add('sweepCsv', wasm.sweepCsv(JSON.stringify(JSON.parse(sweep).value)));
+  add('release', wasm.release(v.carbon.handle));
+  // Every answer is a success but the one bad scenario, so that both branches are checked.
+  const failed = samples.filter(([, text]) => JSON.parse(text).type !== 'success');
+  assert.deepEqual(failed.map(([fn]) => fn), ['simulate']);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-answers-'));
+  try {
+    const types = path.join(ROOT, 'www', 'src', 'types', 'answers').replaceAll('\\', '/');
+    const body = samples.map(([fn, text], i) => `export const a${i}: Answers['${fn}'] = ${text};`);
+    fs.writeFileSync(path.join(dir, 'answers.ts'), [`import type { Answers } from '${types}';`, ...body, ''].join('\n'));
+    const r = tsc(['--noEmit', '--strict', '--target', 'es2022', '--module', 'es2022', '--moduleResolution', 'bundler', path.join(dir, 'answers.ts')]);
+    assert.equal(r.status, 0, r.out.slice(0, 4000));
+  } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+});

@@ -64,6 +64,7 @@ pub struct QueuedTask {
     pub reason: String,
     /// The time-shifting test with its numbers, for a deferred task.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub deferral: Option<Deferral>,
 }
 

@@ -87,6 +87,7 @@ pub struct TaskRecord {
     pub cpu_count: u32,
     pub memory_mib: i64,
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
     pub reason: Option<String>,
 }
 

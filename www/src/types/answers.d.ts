@@ -78,7 +78,7 @@ export type Chosen = string | "deferred" | null | null;
 /**
  * The explanation of one step: the deferral test (timeshift policies) and the placement.
  */
-export type StepExplanation = { deferral: Deferral | null, placement: Placement | null, };
+export type StepExplanation = { deferral?: Deferral, placement: Placement | null, };
 
 /**
  * One step's outcome.
@@ -87,20 +87,20 @@ export type StepOutcome = { chosen: Chosen, explanation: StepExplanation,
 /**
  * The case's expectation, when it has one.
  */
-expected: JsonValue | null, 
+expected?: JsonValue, 
 /**
  * Whether the outcome met the expectation.
  */
-matches: boolean | null, };
+matches?: boolean, };
 
 /**
  * A case's outcome.
  */
-export type CaseOutcome = { name: string | null, source: string | null, steps: Array<StepOutcome>, 
+export type CaseOutcome = { name?: string, source?: string, steps: Array<StepOutcome>, 
 /**
  * The policy's diagnostics (warnings, or the errors when it was rejected).
  */
-diagnostics: Array<Diagnostic>, expectError: string | null, 
+diagnostics: Array<Diagnostic>, expectError?: string, 
 /**
  * True when the case ran and every expectation held (or the expected error was given).
  */
@@ -275,11 +275,11 @@ hostCounts: { [key in string]: number },
 /**
  * Simulated time past which the run stops, its tasks left terminated (default ten years).
  */
-maxTimeMs: number | null, 
+maxTimeMs?: number, 
 /**
  * Instants after which the run stops the same way (default 250 million).
  */
-maxInstants: number | null, };
+maxInstants?: number, };
 
 /**
  * Which way a metric improves.
@@ -363,7 +363,7 @@ host: string | null, submitMs: number, startMs: number | null, finishMs: number,
 /**
  * `completed` or `terminated`.
  */
-state: string, waitMs: number | null, deferrals: Array<Span>, pauses: Array<Span>, runs: Array<RunSpan>, deadlineMs: number | null, durationMs: number, cpuCount: number, memoryMib: number, reason: string | null, };
+state: string, waitMs: number | null, deferrals: Array<Span>, pauses: Array<Span>, runs: Array<RunSpan>, deadlineMs: number | null, durationMs: number, cpuCount: number, memoryMib: number, reason?: string, };
 
 /**
  * What one host did.
@@ -482,7 +482,7 @@ reason: string,
 /**
  * The time-shifting test with its numbers, for a deferred task.
  */
-deferral: Deferral | null, };
+deferral?: Deferral, };
 
 /**
  * A scenario file loaded as handles, with what else it holds.
@@ -501,15 +501,15 @@ export type LoadedInput = { handle: number, summary: Summary, };
 /**
  * What an input holds, for the page to show.
  */
-export type Summary = { kind: string, hosts: number | null, 
+export type Summary = { kind: string, hosts?: number, 
 /**
  * `cluster/host` groups with their counts (topologies).
  */
-hostGroups: Array<HostGroupSummary>, tasks: number | null, fragments: number | null, samples: number | null, 
+hostGroups?: Array<HostGroupSummary>, tasks?: number, fragments?: number, samples?: number, 
 /**
  * First and last time, absolute ms.
  */
-fromMs: number | null, toMs: number | null, warnings: Array<Diagnostic>, };
+fromMs?: number, toMs?: number, warnings: Array<Diagnostic>, };
 
 /**
  * A host group of a topology summary.
