@@ -15,6 +15,7 @@ pub mod experiment;
 pub mod input;
 pub mod json;
 pub mod model;
+pub mod notes;
 pub mod output;
 pub mod policy;
 pub mod request;

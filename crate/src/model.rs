@@ -205,6 +205,14 @@ pub struct TaskSpec {
     pub fragments: std::ops::Range<u32>,
 }
 
+impl TaskSpec {
+    /// Whether time-shifting can defer the task: deferrable and with a deadline (SPEC 7.2; a
+    /// deferrable task without one is never deferred).
+    pub fn can_be_deferred(&self) -> bool {
+        self.deferrable && self.deadline_ms.is_some()
+    }
+}
+
 /// A carbon-intensity trace: a step function over absolute time (SPEC 6.5).
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct CarbonTrace {

@@ -66,6 +66,7 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<api::handles::HostGroupSummary>(cfg),
         decl::<api::limits::Limits>(cfg),
         decl::<api::runs::Handles>(cfg),
+        decl::<crate::notes::Note>(cfg),
         decl::<api::runs::RunAnswer>(cfg),
         decl::<api::export::OpenDcExport>(cfg),
         decl::<api::export::WorkloadParquet>(cfg),

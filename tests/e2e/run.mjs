@@ -609,6 +609,26 @@ test('the edited policy survives a sample switch and runs on the new sample', as
   sameMetrics(await metrics(page), native({ policy: mine }).metrics, 'my policy, back on teaching');
 });
 
+test('on surf_week, time-shifting says it has nothing to defer, and why', async ({ page, url }) => {
+  await open(page, url);
+  // The teaching sample has deferrable tasks: no note about time-shifting there.
+  let n = await runs(page);
+  await setPolicy(page, prefab('Timeshift'));
+  await waitRun(page, n);
+  assert.equal(await page.$$eval('[data-testid=run-notes] li[data-feature=timeshift]', (l) => l.length), 0);
+  assert.match(await page.textContent('[data-testid=summary-workload]'), /\b[1-9][\d,]* deferrable with a deadline/);
+  n = await runs(page);
+  await page.selectOption('[data-testid=sample-picker]', 'surf_week');
+  await waitRun(page, n, 120000);
+  assert.match(await page.textContent('[data-testid=summary-workload]'), /^6,295 tasks \(0 deferrable with a deadline\)/);
+  const notes = await page.$$eval('[data-testid=run-notes] li', (l) => l.map((x) => [x.dataset.feature, x.textContent]));
+  assert.deepEqual(notes.map(([f]) => f), ['timeshift', 'waiting']);
+  assert.match(notes[0][1], /^time-shifting defers nothing here: none of the workload's 6295 tasks is deferrable/);
+  assert.match(notes[1][1], /^no task waited: the 277 hosts always had room/);
+  assert.ok(await page.isVisible('[data-testid=run-notes]'));
+  await shot(page, 'notes-surf-week');
+});
+
 test('a trap restarts the worker, reloads the inputs and keeps the work', async ({ page, url }) => {
   await open(page, url);
   const answer = await page.evaluate(() => window.__playground.sim.call('__trap'));

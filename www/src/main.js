@@ -179,6 +179,9 @@ function showResults() {
   $('results').classList.toggle('stale', state.stale);
   renderMetrics($('metrics'), a.result.metrics, b?.result.metrics, ['A', 'B']);
   addMetricHooks($('metrics'));
+  // What a policy feature could not do on these inputs (Rust's notes), for A and B.
+  const notes = [...a.notes.map((n) => ({ p: '', n })), ...(b ? b.notes.map((n) => ({ p: 'B: ', n })) : [])];
+  $('run-notes').replaceChildren(...notes.map(({ p, n }) => h('li', { 'data-feature': n.feature }, p + n.message)));
   const warnings = [...a.result.warnings.map((w) => ({ p: '', w })), ...(b ? b.result.warnings.map((w) => ({ p: 'B: ', w })) : [])];
   $('warnings').replaceChildren(...warnings.map(({ p, w }) => h('li', { class: w.severity }, p + diagText(w))));
   const models = [buildModel(a.result), b ? buildModel(b.result) : null];

@@ -20,7 +20,11 @@ function summaryText(kind, s) {
   if (!s) return kind === 'carbon' ? 'none (no carbon figures, no time-shifting)' : 'none';
   const span = s.fromMs != null ? `, ${utcLabel(s.fromMs, true, true)} → ${utcLabel(s.toMs, true, true)} UTC` : '';
   if (kind === 'topology') return `${s.hosts} hosts: ${s.hostGroups.map((g) => `${g.key} × ${g.count}`).join(', ')}`;
-  if (kind === 'workload') return `${s.tasks.toLocaleString('en-US')} tasks, ${s.fragments.toLocaleString('en-US')} fragments${span}`;
+  if (kind === 'workload') {
+    const deferrable = `${s.deferrableTasks.toLocaleString('en-US')} deferrable with a deadline`
+      + (s.deferrableWithoutDeadline ? `, ${s.deferrableWithoutDeadline.toLocaleString('en-US')} deferrable without one` : '');
+    return `${s.tasks.toLocaleString('en-US')} tasks (${deferrable}), ${s.fragments.toLocaleString('en-US')} fragments${span}`;
+  }
   return `${s.samples} samples${span}`;
 }
 

@@ -11,7 +11,7 @@
 /** @typedef {{id: number, handle: number | null, generation?: number}} Ref */
 /**
  * A finished run as the page keeps it: the run answer's value with the page's ref and timings.
- * @typedef {{run: Ref, result: SimResult, ms: number, wasmMs: number}} RunValue
+ * @typedef {Omit<import('./types/answers').RunAnswer, 'run'> & {run: Ref, ms: number, wasmMs: number}} RunValue
  */
 /**
  * @type {{sample: string | null, inputs: {topology: Ref | null, workload: Ref | null, carbon: Ref | null},

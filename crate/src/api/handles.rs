@@ -83,6 +83,14 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub fragments: Option<u64>,
+    /// Tasks time-shifting can defer: deferrable, with a deadline (workloads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub deferrable_tasks: Option<u64>,
+    /// Tasks marked deferrable without a deadline, which are never deferred (workloads).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub deferrable_without_deadline: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub samples: Option<u64>,
@@ -131,6 +139,13 @@ fn summarize(item: &Held) -> Summary {
             kind: "workload",
             tasks: Some(w.tasks.len() as u64),
             fragments: Some(w.fragment_duration_ms.len() as u64),
+            deferrable_tasks: Some(w.tasks.iter().filter(|t| t.can_be_deferred()).count() as u64),
+            deferrable_without_deadline: Some(
+                w.tasks
+                    .iter()
+                    .filter(|t| t.deferrable && t.deadline_ms.is_none())
+                    .count() as u64,
+            ),
             from_ms: w.tasks.iter().map(|t| t.submission_ms).min(),
             to_ms: w
                 .tasks

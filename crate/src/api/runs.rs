@@ -6,6 +6,7 @@
 use super::handles::{Held, RunInputs, Session};
 use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
+use crate::notes::Note;
 use crate::policy::{self, Policy};
 pub use crate::request::RunOptions;
 use crate::request::{CarbonReference, Inputs, RunOutcome, RunRequest};
@@ -17,6 +18,8 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct RunAnswer {
     pub run: u32,
+    /// What a policy feature could not do on these inputs, and why ([`crate::notes`]).
+    pub notes: Vec<Note>,
     pub result: sim::SimResult,
 }
 
@@ -103,14 +106,18 @@ impl Session {
                 .collect();
             match request.run(progress) {
                 Err(errors) => Answer::Failure { errors },
-                Ok(RunOutcome { result, .. }) => {
+                Ok(RunOutcome { result, notes, .. }) => {
                     let id = self.keep_run(RunInputs {
                         handles: *handles,
                         policy,
                         options: options.clone(),
                     });
                     Answer::Success {
-                        value: RunAnswer { run: id, result },
+                        value: RunAnswer {
+                            run: id,
+                            notes,
+                            result,
+                        },
                     }
                 }
             }

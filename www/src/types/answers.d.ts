@@ -505,7 +505,15 @@ export type Summary = { kind: string, hosts?: number,
 /**
  * `cluster/host` groups with their counts (topologies).
  */
-hostGroups?: Array<HostGroupSummary>, tasks?: number, fragments?: number, samples?: number, 
+hostGroups?: Array<HostGroupSummary>, tasks?: number, fragments?: number, 
+/**
+ * Tasks time-shifting can defer: deferrable, with a deadline (workloads).
+ */
+deferrableTasks?: number, 
+/**
+ * Tasks marked deferrable without a deadline, which are never deferred (workloads).
+ */
+deferrableWithoutDeadline?: number, samples?: number, 
 /**
  * First and last time, absolute ms.
  */
@@ -535,9 +543,22 @@ maxHosts: number, };
 export type Handles = { topology: number, workload: number, carbon: number | null, };
 
 /**
+ * One note: which feature it is about (a stable key) and what to know.
+ */
+export type Note = { 
+/**
+ * `timeshift`, `taskStopper`, `subsetSize`, `weighers` or `waiting`.
+ */
+feature: string, message: string, };
+
+/**
  * A finished run over handles: its handle (to ask about it later) and its result.
  */
-export type RunAnswer = { run: number, result: SimResult, };
+export type RunAnswer = { run: number, 
+/**
+ * What a policy feature could not do on these inputs, and why ([`crate::notes`]).
+ */
+notes: Array<Note>, result: SimResult, };
 
 /**
  * An OpenDC experiment of the page's run: the experiment file, its topology file and notes on

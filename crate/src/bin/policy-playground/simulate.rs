@@ -74,6 +74,7 @@ pub fn run(args: Args) -> Result<(), Exit> {
     let RunOutcome {
         result,
         explanation,
+        notes,
     } = run_with_progress(&loaded.label, &request)?;
     if let Some(path) = &args.tasks_csv {
         let csv = policy_playground::output::csv::tasks(&result);
@@ -97,6 +98,9 @@ pub fn run(args: Args) -> Result<(), Exit> {
     } else {
         print_diagnostics(None, &result.warnings);
         let mut text = summary(&loaded.label, &loaded.file.policy, &result);
+        for n in &notes {
+            text.push_str(&format!("\nnote: {}", n.message));
+        }
         if let Some(e) = explanation {
             text.push_str(&format!(
                 "\nexplanation of task {}:\n{}\n",
