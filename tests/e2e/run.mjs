@@ -33,7 +33,7 @@ test('first load shows the teaching result, equal to the native CLI', async ({ p
   sameMetrics(await metrics(page), expected, 'teaching under Mem');
   assert.equal(await page.textContent('[data-testid=metric-tasksCompleted]'), '200');
   assert.equal(await page.textContent('[data-testid=metric-makespanMs]'), `${(expected.makespanMs / 3.6e6).toFixed(2)} h`);
-  assert.match(await page.textContent('[data-testid=summary-workload]'), /^200 tasks, 4,916 fragments/);
+  assert.match(await page.textContent('[data-testid=summary-workload]'), /^200 tasks \(104 deferrable with a deadline\), 4,916 fragments/);
   assert.equal(await page.isVisible('[data-testid=stale-badge]'), false);
   await shot(page, 'main');
 });
@@ -347,7 +347,7 @@ test('surf_week parquet files from disk complete 6295 tasks', async ({ page, url
   n = await runs(page);
   await page.setInputFiles('[data-testid=load-workload]', [surf('tasks.parquet'), surf('fragments.parquet')]);
   await waitRun(page, n, 120000);
-  assert.match(await page.textContent('[data-testid=summary-workload]'), /^6,295 tasks, 2,323,475 fragments/);
+  assert.match(await page.textContent('[data-testid=summary-workload]'), /^6,295 tasks \(0 deferrable with a deadline\), 2,323,475 fragments/);
   const m = await metrics(page);
   assert.equal(m.tasksCompleted, 6295);
   assert.equal(m.tasksTotal ?? 6295, 6295);
