@@ -211,6 +211,11 @@ impl TaskSpec {
     pub fn can_be_deferred(&self) -> bool {
         self.deferrable && self.deadline_ms.is_some()
     }
+
+    /// Marked deferrable but without a deadline: never deferred (a reader warns about these).
+    pub fn deferrable_without_deadline(&self) -> bool {
+        self.deferrable && self.deadline_ms.is_none()
+    }
 }
 
 /// A carbon-intensity trace: a step function over absolute time (SPEC 6.5).

@@ -6,7 +6,7 @@
 //! page shows a run's notes beside its result; the CLI prints them under its summary. They are
 //! not part of the result JSON, which stays OpenDC's figures.
 
-use crate::model::{Topology, Workload};
+use crate::model::Workload;
 use crate::policy::Policy;
 use crate::sim::SimResult;
 use serde::Serialize;
@@ -24,16 +24,13 @@ fn note(feature: &'static str, message: String) -> Note {
     Note { feature, message }
 }
 
-/// The notes of a finished run of `policy` on `topology` (host counts applied) and `workload`.
-pub fn notes(
-    policy: &Policy,
-    topology: &Topology,
-    workload: &Workload,
-    result: &SimResult,
-) -> Vec<Note> {
+/// The notes of `result`, a finished run of `policy` on `workload` (its hosts are the run's
+/// topology, host counts applied).
+pub fn notes(policy: &Policy, workload: &Workload, result: &SimResult) -> Vec<Note> {
+    let hosts = result.hosts.len() as u64;
     let mut out = deferral_notes(policy, workload);
-    out.extend(ranking_notes(policy, topology.host_count()));
-    out.extend(waiting_note(result, topology.host_count()));
+    out.extend(ranking_notes(policy, hosts));
+    out.extend(waiting_note(result, hosts));
     out
 }
 
@@ -46,7 +43,11 @@ fn deferral_notes(policy: &Policy, workload: &Workload) -> Vec<Note> {
     if workload.tasks.iter().any(|t| t.can_be_deferred()) {
         return vec![];
     }
-    let without = workload.tasks.iter().filter(|t| t.deferrable).count();
+    let without = workload
+        .tasks
+        .iter()
+        .filter(|t| t.deferrable_without_deadline())
+        .count();
     let why = if without == 0 {
         format!(
             "none of the workload's {} tasks is deferrable",

@@ -10,7 +10,6 @@
 
 use crate::diag::Diagnostic;
 use crate::model::{CarbonTrace, Topology, Workload};
-use crate::notes::{notes, Note};
 use crate::policy::Policy;
 use crate::sim::{self, SimResult, Simulation, TaskExplanation};
 use serde::{Deserialize, Serialize};
@@ -142,8 +141,6 @@ pub struct RunRequest<'a> {
 pub struct RunOutcome {
     pub result: SimResult,
     pub explanation: Option<TaskExplanation>,
-    /// What a policy feature could not do on these inputs (not part of the result).
-    pub notes: Vec<Note>,
 }
 
 impl<'a> RunRequest<'a> {
@@ -201,12 +198,9 @@ impl<'a> RunRequest<'a> {
         warnings.extend(self.unfollowed_reference());
         warnings.append(&mut result.warnings);
         result.warnings = warnings;
-        let topology = self.topology()?;
-        let notes = notes(self.policy, &topology, self.inputs.workload, &result);
         Ok(RunOutcome {
             result,
             explanation,
-            notes,
         })
     }
 

@@ -8,7 +8,7 @@ mod fixtures;
 #[allow(dead_code)]
 mod runs;
 
-use policy_playground::notes::Note;
+use policy_playground::notes::{notes, Note};
 use policy_playground::policy::prefab::TIMESHIFT_DEFAULTS;
 use policy_playground::policy::{Filter, Policy, TaskStopper, Timeshift, WeigherKind};
 use policy_playground::request::{CarbonReference, Inputs, RunRequest};
@@ -25,7 +25,8 @@ fn notes_of(p: &Policy, tasks: &[Task]) -> Vec<Note> {
         carbon: Some(&carbon),
     };
     let request = RunRequest::new(inputs, p, CarbonReference::NotFollowed);
-    request.run(&mut |_| {}).expect("the run").notes
+    let outcome = request.run(&mut |_| {}).expect("the run");
+    notes(p, &workload, &outcome.result)
 }
 
 fn features(notes: &[Note]) -> Vec<&str> {
@@ -88,10 +89,10 @@ fn deferrable_tasks_without_deadlines_are_counted() {
         workload: &workload,
         carbon: None,
     };
-    let notes = RunRequest::new(inputs, &p, CarbonReference::NotFollowed)
+    let outcome = RunRequest::new(inputs, &p, CarbonReference::NotFollowed)
         .run(&mut |_| {})
-        .unwrap()
-        .notes;
+        .unwrap();
+    let notes = notes(&p, &workload, &outcome.result);
     assert_eq!(features(&notes), ["timeshift"]);
     assert!(notes[0].message.contains(
         "2 tasks are deferrable but none has a deadline, and a task without one is never deferred"

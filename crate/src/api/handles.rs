@@ -143,7 +143,7 @@ fn summarize(item: &Held) -> Summary {
             deferrable_without_deadline: Some(
                 w.tasks
                     .iter()
-                    .filter(|t| t.deferrable && t.deadline_ms.is_none())
+                    .filter(|t| t.deferrable_without_deadline())
                     .count() as u64,
             ),
             from_ms: w.tasks.iter().map(|t| t.submission_ms).min(),

@@ -6,7 +6,7 @@
 use super::handles::{Held, RunInputs, Session};
 use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
-use crate::notes::Note;
+use crate::notes::{notes, Note};
 use crate::policy::{self, Policy};
 pub use crate::request::RunOptions;
 use crate::request::{CarbonReference, Inputs, RunOutcome, RunRequest};
@@ -106,7 +106,8 @@ impl Session {
                 .collect();
             match request.run(progress) {
                 Err(errors) => Answer::Failure { errors },
-                Ok(RunOutcome { result, notes, .. }) => {
+                Ok(RunOutcome { result, .. }) => {
+                    let notes = notes(&policy, request.inputs.workload, &result);
                     let id = self.keep_run(RunInputs {
                         handles: *handles,
                         policy,

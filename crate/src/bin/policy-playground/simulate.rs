@@ -5,6 +5,7 @@ use super::inputs::{load_error, load_inputs, InputArgs};
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use policy_playground::experiment::{self, Disk};
+use policy_playground::notes::notes;
 use policy_playground::policy::Policy;
 use policy_playground::request::{CarbonReference, Inputs, RunOptions, RunOutcome, RunRequest};
 use policy_playground::sim::SimResult;
@@ -74,7 +75,6 @@ pub fn run(args: Args) -> Result<(), Exit> {
     let RunOutcome {
         result,
         explanation,
-        notes,
     } = run_with_progress(&loaded.label, &request)?;
     if let Some(path) = &args.tasks_csv {
         let csv = policy_playground::output::csv::tasks(&result);
@@ -98,7 +98,7 @@ pub fn run(args: Args) -> Result<(), Exit> {
     } else {
         print_diagnostics(None, &result.warnings);
         let mut text = summary(&loaded.label, &loaded.file.policy, &result);
-        for n in &notes {
+        for n in &notes(request.policy, request.inputs.workload, &result) {
             text.push_str(&format!("\nnote: {}", n.message));
         }
         if let Some(e) = explanation {

@@ -251,7 +251,7 @@ fn walk_json(value: &Value) -> (Workload, Problems) {
     let undated = w
         .tasks
         .iter()
-        .filter(|t| t.deferrable && t.deadline_ms.is_none())
+        .filter(|t| t.deferrable_without_deadline())
         .count();
     if undated > 0 {
         p.warn(
