@@ -32,22 +32,13 @@ pub(super) struct EventQueue {
     /// The time last queued to and its list (an instant queues its tasks' next changes one
     /// after the other, often to one time): no look-up for a repeat.
     recent: Option<(i64, u32)>,
-    /// Lists emptied by [`EventQueue::remove`] that may still be in `times` (an upper bound).
-    emptied: usize,
-    len: usize,
 }
 
 impl EventQueue {
-    /// True when no event is queued.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
     /// Queues an event (the run never queues one before the time being taken; one that is
     /// would still come out in order, through `front`).
     #[inline]
     pub fn push(&mut self, e: Event) {
-        self.len += 1;
         match self.recent {
             Some((t, index)) if t == e.0 => self.lists[index as usize].push(e),
             _ => self.push_new_time(e),
@@ -98,59 +89,7 @@ impl EventQueue {
         if self.front.is_empty() {
             self.refill();
         }
-        let e = self.front.pop()?;
-        self.len -= 1;
-        Some(e)
-    }
-
-    /// Takes a queued event out (true when it was queued).
-    pub fn remove(&mut self, e: Event) -> bool {
-        if self.front_time.is_some_and(|t| e.0 <= t) {
-            let Some(at) = self.front.iter().position(|x| *x == e) else {
-                return false;
-            };
-            self.front.remove(at);
-        } else {
-            let Some(&index) = self.slots.get(&e.0) else {
-                return false;
-            };
-            let list = &mut self.lists[index as usize];
-            let Some(at) = list.iter().position(|x| *x == e) else {
-                return false;
-            };
-            list.remove(at);
-            if list.is_empty() {
-                self.emptied += 1;
-            }
-        }
-        self.len -= 1;
-        self.settle();
-        true
-    }
-
-    /// Drops the earliest times whose lists are empty (after a removal), so that the earliest
-    /// time left is the next event's.
-    fn settle(&mut self) {
-        while self.emptied > 0 {
-            let Some(&Reverse(t)) = self.times.peek() else {
-                self.emptied = 0;
-                return;
-            };
-            let Some(&index) = self.slots.get(&t) else {
-                self.times.pop();
-                continue;
-            };
-            if !self.lists[index as usize].is_empty() {
-                return;
-            }
-            self.times.pop();
-            self.slots.remove(&t);
-            self.free.push(index);
-            self.emptied -= 1;
-            if self.recent.is_some_and(|(_, i)| i == index) {
-                self.recent = None;
-            }
-        }
+        self.front.pop()
     }
 
     /// Makes the list of the earliest time the front (the empty front's vector becomes a free
@@ -175,7 +114,6 @@ impl EventQueue {
         } else {
             self.front.sort_unstable_by(|a, b| b.cmp(a));
         }
-        self.settle();
     }
 }
 
@@ -258,15 +196,6 @@ mod tests {
                         *model.entry(e).or_default() += 1;
                         queued.push(e);
                     }
-                    5 if !queued.is_empty() => {
-                        let e = queued.swap_remove((next() % queued.len() as u64) as usize);
-                        if model.contains_key(&e) {
-                            assert!(q.remove(e), "step {step}");
-                            take(&mut model, e);
-                        } else {
-                            assert!(!q.remove(e), "step {step}");
-                        }
-                    }
                     _ => {
                         let first = model.keys().next().copied();
                         assert_eq!(q.peek_time(), first.map(|e| e.0), "step {step}");
@@ -278,14 +207,14 @@ mod tests {
                         }
                     }
                 }
-                assert_eq!(q.len, model.values().sum::<usize>());
-                assert_eq!(q.is_empty(), model.is_empty(), "step {step}");
+                let next = model.keys().next().map(|e| e.0);
+                assert_eq!(q.peek_time(), next, "step {step}");
             }
             while let Some(&e) = model.keys().next() {
                 assert_eq!(q.pop(), Some(e));
                 take(&mut model, e);
             }
-            assert!(q.is_empty() && q.pop().is_none() && q.peek_time().is_none());
+            assert!(q.pop().is_none() && q.peek_time().is_none());
         }
     }
 }

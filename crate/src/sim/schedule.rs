@@ -184,23 +184,6 @@ impl Simulation<'_> {
         for &i in kept.iter().rev() {
             self.queue.push_front(i);
         }
-        if !self.queue.is_empty() && self.running_count == 0 && self.nothing_ahead() {
-            self.terminate_blocked();
-        }
-    }
-
-    /// True when no event can come that would let a queued task run.
-    pub(super) fn nothing_ahead(&self) -> bool {
-        let carbon_left = self
-            .carbon
-            .as_ref()
-            .is_some_and(|c| self.next_sample < c.len())
-            && self.scenario.policy.timeshift.is_some();
-        self.events.is_empty()
-            && self.next_submission >= self.order.len()
-            && self.wakeups.is_empty()
-            && self.next_cycle.is_none()
-            && !carbon_left
     }
 
     pub(super) fn end_deferral(&mut self, i: usize, t: i64) {
@@ -342,18 +325,11 @@ impl Simulation<'_> {
             run.2 = t;
         }
         let demand = tk.demand;
-        if self.merge && tk.frag != u32::MAX && tk.frag_end > t && tk.frag > tk.frag_first {
-            // The run without merging would have its (now stale) event at the end of the
-            // fragment holding `t`, and stale events make instants too: move it there.
-            let unmerged = tk.unmerged_end(self.scenario.workload, t);
-            if unmerged != tk.frag_end {
-                let event = (tk.frag_end, tk.placed_seq, i as u32, tk.generation);
-                if self.events.remove(event) {
-                    self.events.push((unmerged, event.1, event.2, event.3));
-                }
-            }
-        }
-        let tk = &mut self.tasks[i];
+        // The task's queued event is now stale (its generation moves on). With merged
+        // fragments it lies later than the unmerged run's would, which changes only the count
+        // of instants, and a merged run never meets the instant limit (see
+        // `unmerge_near_limit`: the boundaries it stepped over are counted, among them the one
+        // where the unmerged run has this stale event).
         tk.generation += 1;
         self.running_count -= 1;
         let before = self.hosts[h].instance_count;

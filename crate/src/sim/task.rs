@@ -117,19 +117,6 @@ impl Task {
         skipped
     }
 
-    /// The end of the single fragment of the current step that holds `t` (after the
-    /// boundaries at `t`): where the step would end without merging.
-    pub(super) fn unmerged_end(&self, workload: &Workload, t: i64) -> i64 {
-        let durations = &workload.fragment_duration_ms;
-        let mut end = self.frag_end;
-        let mut k = self.frag as usize;
-        while k > self.frag_first as usize && end - durations[k] > t {
-            end -= durations[k];
-            k -= 1;
-        }
-        end
-    }
-
     /// When the running task will finish: the end of its current fragment plus the fragments
     /// after it.
     pub(super) fn frag_finish(&self, scenario: Scenario) -> i64 {
