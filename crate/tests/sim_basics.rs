@@ -272,6 +272,31 @@ fn the_simulated_time_limit_ends_the_run_at_the_limit() {
     assert!(r.warnings.iter().any(|d| d.message.contains(limit)));
 }
 
+/// One task of ten 1-min fragments of the same usage (the simulator steps over their boundaries
+/// at once): the instant limit still counts every boundary. Five instants are its submission at
+/// 0 and the boundaries at 1-4 min, so the run stops at 4 min; ten are not enough to complete it
+/// (the submission and nine boundaries, the completion at 10 min is the eleventh), eleven are.
+#[test]
+fn the_instant_limit_counts_the_boundaries_of_fragments_of_the_same_usage() {
+    let mut w = workload(&[(0, 10 * MIN, 500.0, 1)]);
+    w.fragment_duration_ms = vec![MIN; 10];
+    w.fragment_cpu_usage_mhz = vec![500.0; 10];
+    w.tasks[0].fragments = 0..10;
+    let t = topology(1, 2, 2000.0, 1 << 20);
+    let p = policy(r#"{"type":"prefab","policyName":"Mem"}"#);
+    let end = |max_instants: u64| {
+        let options = Options {
+            max_instants,
+            ..Options::default()
+        };
+        let r = run_with(&t, &w, &p, options);
+        (r.tasks[0].state, r.tasks[0].finish_ms)
+    };
+    assert_eq!(end(5), ("terminated", 4 * MIN));
+    assert_eq!(end(10), ("terminated", 9 * MIN));
+    assert_eq!(end(11), ("completed", 10 * MIN));
+}
+
 #[test]
 fn the_instant_limit_ends_the_run_at_its_last_instant() {
     // Tasks of 1 min every 10 min on an idle host: each takes two instants (its submission and

@@ -60,6 +60,10 @@ fn trace(values: &[f64]) -> CarbonTrace {
 }
 
 fn run(policy: &str, w: &Workload, c: &CarbonTrace) -> SimResult {
+    run_with(policy, w, c, Options::default())
+}
+
+fn run_with(policy: &str, w: &Workload, c: &CarbonTrace, options: Options) -> SimResult {
     let p = policy_from_text(policy).expect("valid policy").0;
     let t = topology();
     simulate(
@@ -71,7 +75,7 @@ fn run(policy: &str, w: &Workload, c: &CarbonTrace) -> SimResult {
             seed: 0,
             quantum_ms: 1000,
         },
-        Options::default(),
+        options,
     )
 }
 
@@ -161,6 +165,41 @@ fn the_task_stopper_pauses_and_resumes_with_progress_kept() {
         .regime
         .iter()
         .any(|p| p.time_ms == 2 * H && p.stopper_high));
+}
+
+/// The stopper's run of the test above with the task made of six 30-min fragments of
+/// different usages (1000, 500, 750, 250, 1000, 500 MHz on a host of 4000 MHz, 100-200 W):
+/// paused at 2 h, exactly at the end of its second fragment, it resumes at 3 h with the third.
+/// Dynamic power is 100 W x usage / 4000: 25, 12.5, then 18.75, 6.25, 25, 12.5 W, 30 min each:
+/// (25 + 12.5 + 18.75 + 6.25 + 25 + 12.5) x 1800 s = 180 000 J. Its instants: 0, 1 h, 1.5 h,
+/// 2 h, 2.5 h (the paused fragment's stale end), 3 h, 3.5 h, 4 h, 4.5 h, 5 h: ten, so a limit of
+/// ten instants lets it complete and nine stop it at 4.5 h.
+#[test]
+fn the_task_stopper_resumes_a_task_of_fragments_at_the_fragment_it_reached() {
+    let policy = r#"{"type": "timeshift", "filters": [{"type": "Compute"}], "weighers": [],
+        "forecast": false, "windowSize": 2, "memorize": false,
+        "taskStopper": {"forecast": false, "windowSize": 2}}"#;
+    let mut w = workload(3 * H, 24 * H);
+    w.fragment_duration_ms = vec![H / 2; 6];
+    w.fragment_cpu_usage_mhz = vec![1000.0, 500.0, 750.0, 250.0, 1000.0, 500.0];
+    w.tasks[0].fragments = 0..6;
+    let c = trace(&[100.0, 50.0, 500.0, 100.0, 100.0, 100.0]);
+    let limited = |max_instants| Options {
+        max_instants,
+        ..Options::default()
+    };
+    let r = run_with(policy, &w, &c, limited(10));
+    let t = &r.tasks[0];
+    assert_eq!((t.state, t.finish_ms), ("completed", 5 * H));
+    let runs: Vec<(i64, i64)> = t.runs.iter().map(|s| (s.from_ms, s.to_ms)).collect();
+    assert_eq!(runs, vec![(H, 2 * H), (3 * H, 5 * H)]);
+    assert_eq!(r.metrics.dynamic_energy_j, 180_000.0);
+    assert_eq!(r.metrics.idle_energy_j, 100.0 * 5.0 * 3600.0);
+    let r = run_with(policy, &w, &c, limited(9));
+    assert_eq!(
+        (r.tasks[0].state, r.tasks[0].finish_ms),
+        ("terminated", 9 * H / 2)
+    );
 }
 
 #[test]

@@ -137,6 +137,19 @@ mod tests {
     }
 
     #[test]
+    fn parts_follow_their_whole_and_descriptive_counts_are_not_charted() {
+        let flags = |key: &str| find(key).map(|m| (m.part, m.chartable));
+        // Idle and dynamic energy are shown as parts of the energy before them.
+        assert_eq!(flags("energyJ"), Some((false, true)));
+        assert_eq!(flags("idleEnergyJ"), Some((true, true)));
+        assert_eq!(flags("dynamicCarbonG"), Some((true, true)));
+        // Counts that describe the input or the run, not its quality, are not offered for charts.
+        assert_eq!(flags("tasksTotal"), Some((false, false)));
+        assert_eq!(flags("pausedTasks"), Some((false, false)));
+        assert_eq!(flags("meanWaitMs"), Some((false, true)));
+    }
+
+    #[test]
     fn scales_turn_raw_units_into_shown_ones() {
         // 7.2e6 J is 2 kWh, 5,400,000 ms is 1.5 h, 2,500 g is 2.5 kg, 0.25 is 25 %, 1,500 ms
         // is 1.5 s (to a rounding of the scale: shown values are rounded to their decimals).

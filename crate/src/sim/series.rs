@@ -148,4 +148,22 @@ mod tests {
         let s = r.finish(45, vec![]);
         assert_eq!(s.power_w, vec![(0, 150.0), (10, 200.0), (40, 0.0)]);
     }
+
+    #[test]
+    fn the_regime_keeps_only_its_changes() {
+        let mut r = SeriesRecorder::new(0, 0.0);
+        r.regime(0, true, false, true);
+        r.regime(5, true, false, true); // the same: no point
+        r.regime(7, false, false, true); // short changes
+        r.regime(8, false, true, true); // long changes
+        r.regime(9, false, true, false); // the stopper changes
+        r.regime(10, false, true, false); // the same again
+        let times: Vec<i64> = r
+            .finish(10, vec![])
+            .regime
+            .iter()
+            .map(|p| p.time_ms)
+            .collect();
+        assert_eq!(times, vec![0, 7, 8, 9]);
+    }
 }

@@ -206,3 +206,17 @@ fn only_the_first_100_queued_tasks_are_searched() {
     assert_eq!(w[99], ("100", 99, None, behind.as_str()));
     assert_eq!(w[100], ("101", 100, None, "further back in the queue"));
 }
+
+/// Running tasks are listed in the order they were placed, not by id: task 1 (submitted at
+/// 0) is placed before task 0 (submitted at 10 s); at 20 s both run on A.
+#[test]
+fn running_tasks_are_listed_in_placement_order() {
+    let tasks = [task(10_000, H, 1), task(0, H, 1)];
+    let s = snapshot_at(&vcpu_policy(), &tasks, 20_000);
+    let order: Vec<(&str, i64)> = s
+        .running
+        .iter()
+        .map(|r| (r.task_id.as_str(), r.since_ms))
+        .collect();
+    assert_eq!(order, vec![("1", 0), ("0", 10_000)]);
+}
