@@ -9,9 +9,11 @@
 pub mod api;
 pub mod bench;
 pub mod case;
+pub mod compare;
 pub mod diag;
 pub mod engine;
 pub mod experiment;
+pub mod format;
 pub mod input;
 pub mod json;
 pub mod model;

@@ -8,7 +8,7 @@
 //! package test checks that `Answers` names every export of the built module.
 
 use crate::api::{self, Answer};
-use crate::{case, diag, engine, request, sim, sweep};
+use crate::{case, compare, diag, engine, request, sim, sweep};
 use ts_rs::{Config, TS};
 
 /// The declaration of one type, exported.
@@ -74,6 +74,14 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<sweep::SweepPoint>(cfg),
         decl::<sweep::Spread>(cfg),
         decl::<sweep::SweepReport>(cfg),
+        decl::<sim::window::WindowFigures>(cfg),
+        decl::<compare::Comparison>(cfg),
+        decl::<compare::RowView>(cfg),
+        decl::<compare::ComparisonRow>(cfg),
+        decl::<compare::ComparisonCell>(cfg),
+        decl::<compare::Difference>(cfg),
+        decl::<compare::Verdict>(cfg),
+        decl::<api::compare::CompareRequest>(cfg),
     ]
 }
 
@@ -114,6 +122,7 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         ("sweepCsv", text()),
         ("sweepSettings", answer::<Vec<api::SweepSetting>>(cfg)),
         ("queueAt", answer::<sim::queue::QueueSnapshot>(cfg)),
+        ("compare", answer::<compare::Comparison>(cfg)),
         ("exportScenario", text()),
         (
             "exportOpenDcExperiment",

@@ -269,6 +269,13 @@ pub fn queue_at(run: u32, time_ms: f64) -> String {
     with_session(|s| s.queue_at(run, t).to_json_string())
 }
 
+/// See [`handles::Session::compare`]: finished runs side by side (`{"runs": [handles],
+/// "labels": [texts], "baseline": index}`), with energy and carbon over their common window.
+#[wasm_bindgen]
+pub fn compare(request_json: &str) -> String {
+    with_session(|s| s.compare_json_str(request_json))
+}
+
 fn with_request(
     handles_json: &str,
     options_json: &str,

@@ -21,7 +21,7 @@ pub(super) enum Held {
     Topology(Topology),
     Workload(Workload),
     Carbon(CarbonTrace),
-    Run(RunInputs),
+    Run(Box<RunInputs>),
 }
 
 /// What a finished run was made of, to explain it later.
@@ -30,6 +30,9 @@ pub(super) struct RunInputs {
     pub handles: Handles,
     pub policy: Policy,
     pub options: RunOptions,
+    /// The run's metrics and time 0 (epoch ms), for comparisons without running it again.
+    pub metrics: crate::sim::result::Metrics,
+    pub start_epoch_ms: i64,
 }
 
 /// Everything loaded in one session, by handle.
@@ -191,7 +194,7 @@ impl Session {
     /// Keeps a finished run's inputs under a new handle.
     pub(super) fn keep_run(&mut self, run: RunInputs) -> u32 {
         self.next += 1;
-        self.items.insert(self.next, Held::Run(run));
+        self.items.insert(self.next, Held::Run(Box::new(run)));
         self.next
     }
 

@@ -336,6 +336,7 @@ pub(crate) fn failure<T>(message: String) -> Answer<T> {
     }
 }
 
+pub mod compare;
 pub mod export;
 pub mod handles;
 pub mod limits;

@@ -112,6 +112,8 @@ impl Session {
                         handles: *handles,
                         policy,
                         options: options.clone(),
+                        metrics: result.metrics.clone(),
+                        start_epoch_ms: result.start_epoch_ms,
                     });
                     Answer::Success {
                         value: RunAnswer {
@@ -159,9 +161,9 @@ impl Session {
         )
     }
 
-    fn run_inputs(&self, run: u32) -> Result<RunInputs, Vec<Diagnostic>> {
+    pub(super) fn run_inputs(&self, run: u32) -> Result<RunInputs, Vec<Diagnostic>> {
         match self.get(run, "run")? {
-            Held::Run(r) => Ok(r.clone()),
+            Held::Run(r) => Ok(RunInputs::clone(r)),
             _ => Err(vec![Diagnostic::error(
                 "",
                 format!("handle {run} is not a run"),

@@ -40,6 +40,9 @@ pub struct MetricInfo {
     pub part: bool,
     /// Whether a sweep or a chart offers it (the descriptive counts are left out).
     pub chartable: bool,
+    /// The metric shown instead of this one when runs that end at different times are compared
+    /// (`windowEnergyJ` for `energyJ`: see [`WINDOW_METRICS`]).
+    pub window: Option<&'static str>,
     /// One line on what it measures.
     pub help: &'static str,
 }
@@ -68,7 +71,16 @@ const fn metric(
         better,
         part: false,
         chartable: true,
+        window: None,
         help,
+    }
+}
+
+/// The same metric, replaced by `window` in comparisons of runs of different lengths.
+const fn windowed(m: MetricInfo, window: &'static str) -> MetricInfo {
+    MetricInfo {
+        window: Some(window),
+        ..m
     }
 }
 
@@ -96,17 +108,26 @@ pub const METRICS: &[MetricInfo] = &[
     metric("makespanMs", "makespan", "h", "ms", HOURS, 2, Lower, "The end of the run: its last completion or termination."),
     metric("meanWaitMs", "mean wait", "s", "ms", 1e-3, 1, Lower, "Mean of first start minus submission over completed tasks (deferral and queueing included)."),
     metric("p95WaitMs", "p95 wait", "s", "ms", 1e-3, 1, Lower, "95th percentile (nearest rank) of the waits of completed tasks."),
-    metric("energyJ", "energy", "kWh", "J", KWH, 3, Lower, "Energy drawn by every host from time 0 to the end of the run."),
-    part(metric("idleEnergyJ", "idle energy", "kWh", "J", KWH, 3, Lower, "The hosts' idle power times the run's length.")),
+    windowed(metric("energyJ", "energy", "kWh", "J", KWH, 3, Lower, "Energy drawn by every host from time 0 to the end of the run."), "windowEnergyJ"),
+    windowed(part(metric("idleEnergyJ", "idle energy", "kWh", "J", KWH, 3, Lower, "The hosts' idle power times the run's length.")), "windowIdleEnergyJ"),
     part(metric("dynamicEnergyJ", "dynamic energy", "kWh", "J", KWH, 3, Lower, "Energy above idle: what the tasks cause, comparable across runs of different lengths.")),
-    metric("carbonG", "carbon", "kg", "g", 1e-3, 3, Lower, "Operational carbon: power times the carbon intensity, integrated (none without a carbon trace)."),
-    part(metric("idleCarbonG", "idle carbon", "kg", "g", 1e-3, 3, Lower, "The carbon of the idle power.")),
+    windowed(metric("carbonG", "carbon", "kg", "g", 1e-3, 3, Lower, "Operational carbon: power times the carbon intensity, integrated (none without a carbon trace)."), "windowCarbonG"),
+    windowed(part(metric("idleCarbonG", "idle carbon", "kg", "g", 1e-3, 3, Lower, "The carbon of the idle power.")), "windowIdleCarbonG"),
     part(metric("dynamicCarbonG", "dynamic carbon", "kg", "g", 1e-3, 3, Lower, "The carbon of the power above idle: what carbon-aware scheduling can move.")),
     descriptive(metric("deferredTasks", "deferred tasks", "", "", 1.0, 0, Neither, "Tasks deferred at least once by time-shifting.")),
     metric("deferralMs", "deferral", "h", "ms", HOURS, 2, Neither, "Total time tasks spent deferred."),
     descriptive(metric("pausedTasks", "paused tasks", "", "", 1.0, 0, Neither, "Tasks paused at least once by the task stopper.")),
     metric("deadlineMisses", "deadline misses", "", "", 1.0, 0, Lower, "Completed tasks that finished after their deadline."),
     metric("meanUtilization", "mean utilisation", "%", "", 100.0, 2, Higher, "Time-weighted mean CPU utilisation over all hosts and the run."),
+];
+
+/// The figures over a common window (SPEC 7; [`super::window`]), shown in comparisons of runs
+/// that end at different times in place of the per-run figures that name them.
+pub const WINDOW_METRICS: &[MetricInfo] = &[
+    metric("windowEnergyJ", "energy over the common window", "kWh", "J", KWH, 3, Lower, "Energy from time 0 to the latest end of the runs compared: the hosts of a run that ends earlier draw their idle power until then."),
+    part(metric("windowIdleEnergyJ", "idle energy over the common window", "kWh", "J", KWH, 3, Lower, "The hosts' idle power times the common window's length.")),
+    metric("windowCarbonG", "carbon over the common window", "kg", "g", 1e-3, 3, Lower, "Carbon from time 0 to the latest end of the runs compared: the idle power of a run that ends earlier is counted until then."),
+    part(metric("windowIdleCarbonG", "idle carbon over the common window", "kg", "g", 1e-3, 3, Lower, "The carbon of the idle power over the common window.")),
 ];
 
 /// The catalog entry of `key`, if it names a metric.

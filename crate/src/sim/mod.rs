@@ -18,6 +18,7 @@ mod run;
 mod schedule;
 pub mod series;
 mod task;
+pub mod window;
 
 pub use explain::TaskExplanation;
 pub use queue::QueueSnapshot;

@@ -324,6 +324,11 @@ part: boolean,
  */
 chartable: boolean, 
 /**
+ * The metric shown instead of this one when runs that end at different times are compared
+ * (`windowEnergyJ` for `energyJ`: see [`WINDOW_METRICS`]).
+ */
+window: string | null, 
+/**
  * One line on what it measures.
  */
 help: string, };
@@ -645,6 +650,112 @@ runs: number, };
  */
 export type SweepReport = { parameter: string, seeds: Array<number>, points: Array<SweepPoint>, };
 
+/**
+ * A run's energy and carbon from time 0 to `window_end_ms`.
+ */
+export type WindowFigures = { 
+/**
+ * The end of the window, simulation ms: the latest end of every run compared.
+ */
+windowEndMs: number, windowEnergyJ: number, windowIdleEnergyJ: number, 
+/**
+ * `None` when the run has no carbon trace.
+ */
+windowCarbonG: number | null, windowIdleCarbonG: number | null, };
+
+/**
+ * The comparison table.
+ */
+export type Comparison = { 
+/**
+ * The runs' labels, in column order.
+ */
+labels: Array<string>, 
+/**
+ * The column the others are compared with.
+ */
+baseline: number, 
+/**
+ * The latest end of the runs compared, simulation ms.
+ */
+windowEndMs: number, 
+/**
+ * True when the runs end at different times: the window rows differ from the per-run rows
+ * and are shown by default.
+ */
+windowed: boolean, 
+/**
+ * What the window is, in a sentence (empty when not windowed).
+ */
+windowNote: string, rows: Array<ComparisonRow>, };
+
+/**
+ * In which view a row is shown.
+ */
+export type RowView = "both" | "window" | "perRun";
+
+/**
+ * One metric across the runs.
+ */
+export type ComparisonRow = { key: string, label: string, help: string, 
+/**
+ * A part of the row before it (idle energy of energy), shown indented.
+ */
+part: boolean, view: RowView, cells: Array<ComparisonCell>, };
+
+/**
+ * One run's value of a metric.
+ */
+export type ComparisonCell = { 
+/**
+ * The raw figure, in the result's unit (`None`: the run has none, e.g. no carbon trace).
+ */
+value: number | null, 
+/**
+ * The figure as shown (`2 h 14 min`, `1.234 kWh`, `—`).
+ */
+text: string, 
+/**
+ * Its difference from the baseline's (`None` in the baseline's column, or when either
+ * has no value).
+ */
+difference: Difference | null, };
+
+/**
+ * A difference from the baseline.
+ */
+export type Difference = { 
+/**
+ * The raw difference, in the result's unit.
+ */
+value: number, 
+/**
+ * As shown: `+1.234 kWh (+7.7 %)`, `−41 s (−12 %)`, `=` for none.
+ */
+text: string, verdict: Verdict, };
+
+/**
+ * Whether a difference is an improvement, by the metric's direction.
+ */
+export type Verdict = "better" | "worse" | "same" | "neither";
+
+/**
+ * Which runs to compare, their column labels and the baseline column.
+ */
+export type CompareRequest = { 
+/**
+ * Run handles, in column order.
+ */
+runs: Array<number>, 
+/**
+ * One label per run (`A`, `B`, a policy's name); default: `run 1`, `run 2`, ...
+ */
+labels?: Array<string>, 
+/**
+ * The column the others are compared with (default 0).
+ */
+baseline?: number, };
+
 /** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet
  * exports answer the object itself). `lastPanic` answers plain text, `start` nothing. */
 export interface Answers {
@@ -671,6 +782,7 @@ export interface Answers {
   sweepCsv: Answer<string>;
   sweepSettings: Answer<Array<SweepSetting>>;
   queueAt: Answer<QueueSnapshot>;
+  compare: Answer<Comparison>;
   exportScenario: Answer<string>;
   exportOpenDcExperiment: Answer<OpenDcExport>;
   exportWorkloadParquet: Answer<WorkloadParquet>;

@@ -1,0 +1,112 @@
+//! [`Session::compare`]: finished runs side by side, as the table of [`crate::compare`], with
+//! each run's energy and carbon over the common window computed from its own inputs (no run is
+//! done again: a kept run holds its metrics).
+
+use super::handles::Session;
+use super::{guard, Answer};
+use crate::compare::{compare, ComparedRun, Comparison};
+use crate::diag::Diagnostic;
+use crate::sim::window::window_figures;
+use serde::Deserialize;
+
+/// The most runs one comparison takes (a portfolio of policies and seeds).
+pub const MAX_COMPARED_RUNS: usize = 256;
+
+/// Which runs to compare, their column labels and the baseline column.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CompareRequest {
+    /// Run handles, in column order.
+    pub runs: Vec<u32>,
+    /// One label per run (`A`, `B`, a policy's name); default: `run 1`, `run 2`, ...
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub labels: Option<Vec<String>>,
+    /// The column the others are compared with (default 0).
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub baseline: Option<usize>,
+}
+
+impl Session {
+    /// Compares finished runs (see [`crate::compare`]).
+    pub fn compare(&self, request: &CompareRequest) -> Answer<Comparison> {
+        guard(|| match self.compared(request) {
+            Ok(value) => Answer::Success { value },
+            Err(errors) => Answer::Failure { errors },
+        })
+    }
+
+    /// [`Session::compare`] from the page's JSON text, as JSON text.
+    pub fn compare_json_str(&self, request: &str) -> String {
+        match serde_json::from_str::<CompareRequest>(request) {
+            Ok(r) => self.compare(&r).to_json_string(),
+            Err(e) => Answer::<()>::Failure {
+                errors: vec![Diagnostic::error(
+                    "request",
+                    format!("not a comparison request {{\"runs\": [handles], \"labels\": [texts], \"baseline\": index}}: {e}"),
+                )],
+            }
+            .to_json_string(),
+        }
+    }
+
+    fn compared(&self, request: &CompareRequest) -> Result<Comparison, Vec<Diagnostic>> {
+        let n = request.runs.len();
+        if n == 0 || n > MAX_COMPARED_RUNS {
+            return Err(vec![Diagnostic::error(
+                "runs",
+                format!("a comparison takes 1 to {MAX_COMPARED_RUNS} runs, not {n}"),
+            )]);
+        }
+        if let Some(labels) = request.labels.as_ref().filter(|l| l.len() != n) {
+            return Err(vec![Diagnostic::error(
+                "labels",
+                format!("{} labels for {n} runs: give one per run", labels.len()),
+            )]);
+        }
+        let baseline = request.baseline.unwrap_or(0);
+        if baseline >= n {
+            return Err(vec![Diagnostic::error(
+                "baseline",
+                format!(
+                    "baseline {baseline} is not a column: there are {n} runs (0 to {})",
+                    n - 1
+                ),
+            )]);
+        }
+        let kept = request
+            .runs
+            .iter()
+            .map(|&run| self.run_inputs(run))
+            .collect::<Result<Vec<_>, _>>()?;
+        let window_end = kept
+            .iter()
+            .map(|k| k.metrics.makespan_ms)
+            .max()
+            .unwrap_or(0);
+        let mut runs = Vec::with_capacity(n);
+        for (i, k) in kept.iter().enumerate() {
+            let inputs = self.request(&k.handles, &k.policy, &k.options)?;
+            let topology = inputs.topology()?;
+            let window = window_figures(
+                &topology,
+                inputs.inputs.carbon,
+                &k.metrics,
+                k.start_epoch_ms,
+                window_end,
+            );
+            let label = match &request.labels {
+                Some(labels) => labels[i].clone(),
+                None => format!("run {}", i + 1),
+            };
+            runs.push(ComparedRun {
+                label,
+                metrics: &k.metrics,
+                window,
+            });
+        }
+        Ok(compare(&runs, baseline))
+    }
+}
