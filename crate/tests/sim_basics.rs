@@ -257,7 +257,7 @@ fn the_simulated_time_limit_ends_the_run_at_the_limit() {
             ("terminated", 2 * hour)
         ]
     );
-    let limit = "the run reached the simulated-time limit of 3600000 ms";
+    let limit = "the run reached the simulated-time limit of 1 h";
     assert!(r.tasks[1].reason.as_deref().unwrap().contains(limit));
     assert!(r.tasks[2]
         .reason

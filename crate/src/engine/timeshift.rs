@@ -181,7 +181,10 @@ pub fn deferral(
         };
         (
             true,
-            format!("{why}: deferred, can still wait {} ms", slack.unwrap_or(0)),
+            format!(
+                "{why}: deferred, can still wait {}",
+                crate::format::duration(slack.unwrap_or(0) as f64)
+            ),
         )
     } else {
         (

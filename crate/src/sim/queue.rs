@@ -9,6 +9,7 @@
 use super::run::Simulation;
 use super::task::State;
 use crate::engine::timeshift::{self, Deferral};
+use crate::format::duration;
 use serde::Serialize;
 
 /// How many queued tasks get a full reason (a host search each); the rest are listed with a
@@ -131,8 +132,10 @@ impl Simulation<'_> {
                     since_ms: from,
                     fits_now: None,
                     reason: format!(
-                        "deferred since {from} ms ({}); it starts at the latest at {latest} ms",
-                        d.reason
+                        "deferred since t = {} ({}); it starts at the latest at t = {}",
+                        duration(from as f64),
+                        d.reason,
+                        duration(latest as f64)
                     ),
                     deferral: Some(d),
                 });
@@ -160,7 +163,10 @@ impl Simulation<'_> {
                     format!("behind the head task {h} (head-of-line blocking); no host fits it either: {summary}")
                 }
                 (Some(Ok(host)), None) => match self.next_cycle_at() {
-                    Some(c) => format!("fits {host}; waits for the next scheduling cycle at {c} ms"),
+                    Some(c) => format!(
+                        "fits {host}; waits for the next scheduling cycle at t = {}",
+                        duration(c as f64)
+                    ),
                     None => format!("fits {host}; waits for the next scheduling cycle"),
                 },
                 (Some(Ok(host)), Some(h)) if !policy.memorize => format!(

@@ -244,7 +244,10 @@ impl<'a> Simulation<'a> {
                 let limit = self.options.max_time_ms;
                 self.terminate_at_limit(
                     limit.max(self.now),
-                    format!("blocked: the run reached the simulated-time limit of {limit} ms"),
+                    format!(
+                        "blocked: the run reached the simulated-time limit of {}",
+                        crate::format::duration(limit as f64)
+                    ),
                 );
                 return true;
             }

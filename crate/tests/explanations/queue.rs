@@ -100,7 +100,7 @@ fn a_fitting_task_waits_for_the_next_cycle() {
     let tasks = [task(0, 600_000, 1), task(500, 600_000, 1)];
     let s = snapshot_at(&vcpu_policy(), &tasks, 500);
     assert_eq!(s.next_cycle_ms, Some(1000));
-    let reason = "fits A; waits for the next scheduling cycle at 1000 ms";
+    let reason = "fits A; waits for the next scheduling cycle at t = 1 s";
     assert_eq!(waiting(&s), vec![("1", 0, Some("A"), reason)]);
 }
 
@@ -177,8 +177,8 @@ fn a_deferred_task_shows_its_slack_and_latest_start() {
     );
     assert_eq!(
         q.reason,
-        "deferred since 0 ms (carbon intensity is not low: deferred, can still wait 12600000 ms); \
-         it starts at the latest at 14400000 ms"
+        "deferred since t = 0 s (carbon intensity is not low: deferred, can still wait \
+         3 h 30 min); it starts at the latest at t = 4 h"
     );
     let d = q.deferral.as_ref().expect("the deferral test");
     assert_eq!(
