@@ -10,6 +10,7 @@ import { ROOT, BIN, SHOTS, serve, launch, native, teachingScenario, open, runs, 
 import { LESSONS } from '../../www/src/gallery.js';
 import { checkCaptions } from './lessons.mjs';
 import { HOOK_TESTS } from './hooks.mjs';
+import { LAYOUT_TESTS } from './layout.mjs';
 
 const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
 /** Fails unless the page's wasm build exports `fn`: the build always ships it, so a test of it
@@ -236,6 +237,9 @@ test('every lesson caption states the simulator\'s figures', async () => checkCa
 
 // The page's stable test hooks, driven through their data-testid alone (tests/e2e/hooks.mjs).
 for (const [name, fn] of HOOK_TESTS) test(name, fn);
+
+// The page as a workbench: what each click produces is in view (tests/e2e/layout.mjs).
+for (const [name, fn] of LAYOUT_TESTS) test(name, fn);
 
 test('a share URL reproduces the same metrics in a fresh page', async ({ page, url, browser }) => {
   await open(page, url);

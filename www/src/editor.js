@@ -4,6 +4,17 @@
 import { EditorView, basicSetup } from 'codemirror';
 import { hoverTooltip, keymap } from '@codemirror/view';
 import { json, jsonLanguage } from '@codemirror/lang-json';
+import { syntaxHighlighting, HighlightStyle } from '@codemirror/language';
+import { tags } from '@lezer/highlight';
+
+// JSON tokens as classes, coloured by style.css (light and dark) rather than inline styles.
+const tokenClasses = HighlightStyle.define([
+  { tag: tags.propertyName, class: 'tok-propertyName' }, { tag: tags.string, class: 'tok-string' },
+  { tag: tags.number, class: 'tok-number' }, { tag: [tags.bool, tags.null], class: 'tok-atom' },
+  { tag: tags.invalid, class: 'tok-invalid' },
+]);
+// (Punctuation keeps the text colour: replacing a selection that starts with a coloured token
+// makes Chromium's editing carry its colour as an inline style, which the page's CSP refuses.)
 import { setDiagnostics, lintGutter } from '@codemirror/lint';
 import { indentWithTab } from '@codemirror/commands';
 import { jsonCompletion, jsonSchemaHover, stateExtensions } from 'codemirror-json-schema';
@@ -34,7 +45,75 @@ export function diagnosticRange(doc, d) {
   return { from, to: Math.min(doc.length, from + 1) };
 }
 
-export function createEditor(parent, { doc, schema, label, testid, onChange }) {
+/**
+ * The containers around the text before a position in (possibly half-typed) JSON: for each open
+ * object the key whose value is being written, for each open array `[]`; and the string being
+ * typed, if the position is inside one (`null` otherwise).
+ */
+export function jsonPathBefore(text) {
+  const stack = [];
+  let last = null, open = null;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === '\\' ? 2 : 1;
+      if (j >= text.length) { open = text.slice(i + 1); break; }
+      last = text.slice(i + 1, j);
+      i = j;
+    } else if (c === '{') stack.push({ key: null });
+    else if (c === '[') stack.push({ array: true });
+    else if (c === '}' || c === ']') stack.pop();
+    else if (c === ':' && stack.length && !stack.at(-1).array) stack.at(-1).key = last;
+    else if (c === ',' && stack.length && !stack.at(-1).array) stack.at(-1).key = null;
+  }
+  return { path: stack.map((f) => (f.array ? '[]' : f.key)), typing: open };
+}
+
+/** Every enum and const value the schema allows at `path` (keys, and `[]` for array items),
+ * through anyOf / oneOf / allOf, each with its schema description. */
+export function schemaValues(s, path) {
+  if (!s || typeof s !== 'object') return [];
+  const out = [...(s.anyOf || []), ...(s.oneOf || []), ...(s.allOf || [])].flatMap((b) => schemaValues(b, path));
+  if (!path.length) {
+    for (const v of s.enum || []) out.push({ value: v, doc: s.description });
+    if ('const' in s) out.push({ value: s.const, doc: s.description });
+    return out;
+  }
+  const [key, ...rest] = path;
+  return out.concat(schemaValues(key === '[]' ? s.items : s.properties?.[key], rest));
+}
+
+/** Completion of values from the schema's enums: filter, weigher and prefab names, policy types.
+ * Names that differ only in case (OpenDC's legacy spellings) are offered once, as first listed. */
+function enumCompletion(schema, docs) {
+  return (ctx) => {
+    const before = ctx.state.sliceDoc(0, ctx.pos);
+    const { path, typing } = jsonPathBefore(before);
+    if (!path.length || path.at(-1) == null || path.at(-1) === '[]') return null;
+    if (typing == null && !/:\s*$/.test(before)) return null;
+    const seen = new Set();
+    const options = [];
+    for (const { value, doc } of schemaValues(schema, path)) {
+      if (typeof value !== 'string' || seen.has(value.toLowerCase())) continue;
+      seen.add(value.toLowerCase());
+      const info = docs?.[value] || (doc && doc.length < 200 ? doc : undefined);
+      options.push({ label: value, type: 'enum', detail: path.at(-1), info, apply: typing == null ? JSON.stringify(value) : value });
+    }
+    if (!options.length) return null;
+    return { from: typing == null ? ctx.pos : ctx.pos - typing.length, options, validFor: /^[\w-]*$/ };
+  };
+}
+
+/** The schema's hover text, shown above the line (below it would cover the rest of the
+ * policy, which now fills a taller editor). */
+const schemaHover = jsonSchemaHover();
+async function hoverAbove(view, pos, side) {
+  const t = await schemaHover(view, pos, side);
+  return t && { ...t, above: true };
+}
+
+export function createEditor(parent, { doc, schema, docs, label, testid, onChange }) {
   const view = new EditorView({
     doc,
     parent,
@@ -44,7 +123,10 @@ export function createEditor(parent, { doc, schema, label, testid, onChange }) {
       json(),
       lintGutter(),
       jsonLanguage.data.of({ autocomplete: jsonCompletion() }),
-      hoverTooltip(jsonSchemaHover()),
+      jsonLanguage.data.of({ autocomplete: enumCompletion(schema, docs) }),
+      EditorView.lineWrapping,
+      syntaxHighlighting(tokenClasses),
+      hoverTooltip(hoverAbove),
       stateExtensions(schema),
       EditorView.contentAttributes.of({ 'aria-label': label, 'data-testid': testid }),
       EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
@@ -88,33 +170,67 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
   };
   const select = mk('select', { id: `prefab-${id}`, 'data-testid': testid('prefab-select', id) },
     ...prefabs.map((p) => { const o = mk('option', { value: p.name }, p.name); o.title = p.doc; return o; }));
-  const doc1 = mk('p', { class: 'prefab-doc' });
-  const showDoc = () => { doc1.textContent = prefabs.find((p) => p.name === select.value)?.doc || ''; };
-  select.addEventListener('change', showDoc);
-  const button = (label, testid, fn) => {
-    const b = mk('button', { type: 'button', 'data-testid': testid }, label);
+  const doc1 = mk('p', { class: 'prefab-doc', 'data-testid': `prefab-doc-${id}` });
+  let heldBy = null; // how the editor holds the picked prefab: 'name', 'expansion', or null
+  const button = (label, testid, hint, fn) => {
+    const b = mk('button', { type: 'button', 'data-testid': testid, title: hint }, label);
     b.addEventListener('click', fn);
     return b;
   };
   const pretty = (v) => JSON.stringify(v, null, 2);
-  const usePrefab = button('Use prefab', testid('use-prefab', id), () => editor.setText(pretty({ type: 'prefab', policyName: select.value })));
-  const useExpansion = button('Use its expansion', `use-expansion-${id}`, () => {
+  const usePrefab = button('Use prefab', testid('use-prefab', id), 'Put {"type": "prefab", "policyName": <picked>} in the editor',
+    () => select.value && editor.setText(pretty({ type: 'prefab', policyName: select.value })));
+  const useExpansion = button('Use it written out', `use-expansion-${id}`, 'Put the picked prefab in the editor as its explicit policy, every setting written out, to edit them',
+    () => {
+      const p = prefabs.find((x) => x.name === select.value);
+      if (p) editor.setText(pretty(p.expansion));
+    });
+  const writeOut = button('Write out every default', `expand-${id}`, 'Replace the policy in the editor by its explicit form: the same policy with every default written out',
+    async () => {
+      const a = await lint.call('expand', editor.text());
+      if (a.type === 'success') editor.setText(pretty(a.value));
+    });
+  const showDoc = () => {
     const p = prefabs.find((x) => x.name === select.value);
-    if (p) editor.setText(pretty(p.expansion));
-  });
-  const writeOut = button('Write out this policy', `expand-${id}`, async () => {
-    const a = await lint.call('expand', editor.text());
-    if (a.type === 'success') editor.setText(pretty(a.value));
-  });
+    usePrefab.disabled = useExpansion.disabled = !p;
+    doc1.textContent = !p ? 'The editor holds a policy of its own, not a prefab; pick one to replace it.'
+      : `${p.doc}${heldBy === 'expansion' ? ' (the editor holds it written out)' : ''}`;
+  };
+  select.addEventListener('change', () => { heldBy = null; showDoc(); });
   const host = mk('div', { class: 'editor' });
   const describe = mk('p', { class: 'description', 'data-testid': `description-${id}` });
   const diags = mk('ul', { class: 'diagnostics', 'data-testid': testid('diagnostics', id), 'aria-live': 'polite' });
+  const hintId = `editor-hint-${id}`;
   el.append(
     mk('h2', {}, title),
-    mk('div', { class: 'row' }, mk('label', { for: `prefab-${id}` }, 'Prefab '), select, usePrefab, useExpansion, writeOut),
-    doc1, host, describe, diags);
+    mk('div', { class: 'row' }, mk('label', { for: `prefab-${id}` }, 'Prefab '), select, usePrefab, useExpansion),
+    doc1, host,
+    mk('div', { class: 'row editor-foot' },
+      mk('p', { class: 'hint', id: hintId }, 'Tab indents; to leave the editor by keyboard press ', mk('kbd', {}, 'Esc'), ' then ', mk('kbd', {}, 'Tab'), '. Drag the corner to resize.'),
+      writeOut),
+    describe, diags);
+  const docs = Object.fromEntries(prefabs.map((p) => [p.name, p.doc]));
+  const editor = createEditor(host, { doc, schema, docs, label: `${title}: policy JSON`, testid: testid('editor', id), onChange });
+  editor.view.contentDOM.setAttribute('aria-describedby', hintId);
   showDoc();
-  const editor = createEditor(host, { doc, schema, label: `${title}: policy JSON`, testid: testid('editor', id), onChange });
+
+  // The picker follows what the editor holds: the prefab whose explicit form (its expansion)
+  // is the checked policy's, as the Rust `check` gives it; none for a policy of one's own.
+  const canon = (v) => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : x));
+  const expansions = prefabs.map((p) => canon(p.expansion));
+  function follow(report) {
+    if (!report.ok || report.document !== 'policy' || report.policies.length !== 1 || report.policies[0] == null) return;
+    const i = expansions.indexOf(canon(report.policies[0]));
+    if (i < 0) { select.selectedIndex = -1; heldBy = null; } else {
+      select.value = prefabs[i].name;
+      let named = false;
+      try { named = JSON.parse(editor.text())?.type === 'prefab'; } catch { /* written out, or not JSON */ }
+      heldBy = named ? 'name' : 'expansion';
+    }
+    showDoc();
+  }
+
   return {
     editor,
     text: () => editor.text(),
@@ -127,6 +243,7 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
       }
       const r = answer.value;
       editor.setDiagnostics(r.diagnostics);
+      follow(r);
       diags.replaceChildren(...r.diagnostics.map((d) => mk('li', { class: d.severity },
         `${d.line != null ? `line ${d.line}, column ${d.column}: ` : ''}${d.severity}: ${d.message}${d.path ? ` (${d.path})` : ''}`)));
       describe.textContent = r.ok ? (r.descriptions || []).filter(Boolean).join('; ') : '';

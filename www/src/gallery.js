@@ -51,9 +51,14 @@ export const LESSONS = [
   },
 ];
 
+// A strip of buttons above the result: a lesson's caption shows in the result when it runs (and,
+// before, as the button's tooltip and description), so picking one never scrolls the result away.
 export function createGallery(el, onLesson) {
-  el.append(h('h2', {}, 'Lessons'),
+  el.append(
+    h('div', { class: 'lessons-head' }, h('h2', {}, 'Lessons'),
+      h('span', { class: 'hint' }, 'one click sets up a comparison on the teaching sample')),
     h('ul', { class: 'lessons' }, LESSONS.map((l) => h('li', {},
-      h('button', { type: 'button', 'data-testid': `lesson-${l.id}`, onclick: () => onLesson(l) }, l.title),
-      h('p', {}, l.caption[0], h('br'), l.caption[1])))));
+      h('button', { type: 'button', class: 'lesson', 'data-testid': `lesson-${l.id}`, 'aria-describedby': `lesson-doc-${l.id}`,
+        title: l.caption.join(' '), onclick: () => onLesson(l) }, l.title),
+      h('span', { id: `lesson-doc-${l.id}`, class: 'visually-hidden' }, l.caption.join(' '))))));
 }

@@ -31,6 +31,44 @@ const notice = (text, kind = 'info', action = null) => {
   }
 };
 
+/** Brings `el` into view in its scroll container (the page, or a column of the workbench) when
+ * any part of it is hidden: what a click produced is never left below the fold. */
+function reveal(el) {
+  if (!el || el.hidden) return;
+  const r = el.getBoundingClientRect();
+  const top = document.querySelector('header').getBoundingClientRect().bottom;
+  if (r.top < top || r.bottom > window.innerHeight) el.scrollIntoView({ block: r.height > window.innerHeight - top ? 'start' : 'nearest' });
+}
+
+// ---- the inspector: the queue at the time cursor and the explanation of a task, in a side
+// panel over the editors (wide screens) or over the page (narrow ones), never below the fold.
+let opener = null; // what had the focus when the inspector took it
+function openInspector(part, focus) {
+  const box = $('inspector');
+  const section = part === 'queue' ? $('queue-section') : $('explain-panel');
+  const wasOpen = !box.hidden;
+  box.hidden = false;
+  section.hidden = false;
+  document.body.classList.add('inspecting');
+  if (focus) {
+    if (!wasOpen || !box.contains(document.activeElement)) opener = document.activeElement;
+    (part === 'queue' ? box : $('explain-title')).focus({ preventScroll: true });
+  }
+  section.scrollIntoView({ block: 'nearest' });
+}
+function closeInspector() {
+  const box = $('inspector');
+  const had = box.contains(document.activeElement);
+  box.hidden = true;
+  $('queue-section').hidden = true;
+  $('explain-panel').hidden = true;
+  document.body.classList.remove('inspecting');
+  state.selected = null;
+  for (const t of timelines) t.select(-1);
+  if (had) (opener && opener.isConnected ? opener : timelines[0].canvas).focus({ preventScroll: true });
+  opener = null;
+}
+
 /** Puts a policy (and policy B) in the editors; work that it replaces can be restored. */
 function replacePolicies(policy, policyB, why) {
   const before = { policy: state.policy, policyB: state.policyB };
@@ -110,6 +148,8 @@ function setStale(stale, why) {
 }
 
 let running = false, again = null;
+/** @type {string | null} what a click asked for that the next result shows (B's column of figures) */
+let revealAfterRun = null;
 /** Runs the current policies, or once more after the run in flight. `clean` resolves to
  * whether they passed their check (by default: the page is not showing a policy error). */
 async function requestRun(clean = null) {
@@ -166,6 +206,7 @@ async function doRun(clean) {
   status.dataset.renderMs = (performance.now() - shown).toFixed(1);
   const ms = Math.round(wall);
   setStatus(`done in ${ms} ms${b ? ' (both policies)' : ''}`, 'done');
+  if (revealAfterRun) { reveal(document.querySelector(revealAfterRun) || $('results')); revealAfterRun = null; }
   status.dataset.ms = String(ms);
   status.dataset.wasmMs = String(Math.round(a.value.wasmMs + (b ? b.value.wasmMs : 0)));
   status.dataset.runs = String(Number(status.dataset.runs || 0) + 1);
@@ -193,14 +234,14 @@ function showResults() {
   $('timeline-a-label').hidden = !b;
   taskList.setTasks(a.result.tasks);
   const sel = state.selected;
-  if (sel) {
+  if (sel && !$('explain-panel').hidden) {
     const r = state.results[sel.which];
     const idx = r ? models[sel.which].taskIndex.get(sel.taskId) : undefined;
     timelines[sel.which].select(idx ?? -1);
     if (idx != null && (a.ms || 0) < 400) explainTask(sel.which, sel.taskId);
     else $('explain-note').textContent = 'the explanation below is from an earlier run; click the task again to refresh it';
   }
-  if (view.cursorMs != null) showQueue(view.cursorMs);
+  if (view.cursorMs != null && !$('queue-section').hidden) showQueue(view.cursorMs, false);
 }
 
 // Six metrics of policy A also carry the page's stable hooks (README, "The page"). metrics.js
@@ -218,13 +259,15 @@ function addMetricHooks(el) {
   }
 }
 
-async function explainTask(which, taskId) {
+/** Explains a task in the inspector; `focus` (a user's click) moves the focus there. */
+async function explainTask(which, taskId, focus = false) {
   const r = state.results[which];
   if (!r) return;
   const m = timelines[which].model;
   const idx = m.taskIndex.get(taskId);
   if (idx == null) return;
   state.selected = { which, taskId };
+  openInspector('explain', focus);
   timelines[which].select(idx);
   timelines[1 - which].select(-1);
   const el = $('explanation');
@@ -238,8 +281,9 @@ async function explainTask(which, taskId) {
 }
 
 /** The queue at the time cursor, from the wasm's queueAt. */
-async function showQueue(ms) {
+async function showQueue(ms, open = true) {
   const el = $('queue');
+  if (open) openInspector('queue', false);
   const parts = [];
   for (const [i, r] of state.results.entries()) {
     if (!r) continue;
@@ -256,7 +300,7 @@ async function showQueue(ms) {
     parts.push(h('div', { class: 'queue-block', 'data-testid': `queue-${i ? 'b' : 'a'}` },
       h('h4', {}, `${label}${utcLabel(q.timeMs + r.result.startEpochMs, true, true)} UTC: ${q.running.length} running, ${waiting} waiting, ${deferred} deferred${more ? `; ${more}` : ''}`),
       q.queue.length ? h('ol', { class: 'queue-list', 'data-testid': 'queue-list' }, q.queue.slice(0, 50).map((e, k) => h('li', { class: e.state },
-        h('button', { type: 'button', onclick: () => explainTask(i, e.taskId) }, name(e.taskId)),
+        h('button', { type: 'button', onclick: () => explainTask(i, e.taskId, true) }, name(e.taskId)),
         ` ${k === 0 ? 'head of the queue' : `#${k + 1}`}, ${e.state}${e.reason ? `: ${e.reason}` : ''}`))) : h('p', {}, 'the queue is empty'),
       q.queue.length > 50 ? h('p', {}, `and ${q.queue.length - 50} more`) : null,
       q.running.length ? h('details', {}, h('summary', {}, `${q.running.length} running`),
@@ -278,10 +322,12 @@ async function applyState(s, caption = null) {
     scenario.setOptions(s.options);
     $('lesson-caption').replaceChildren(...(caption ? [h('strong', {}, caption.title), h('br'), caption.caption[0], h('br'), caption.caption[1]] : []));
     $('lesson-caption').hidden = !caption;
+    for (const b of document.querySelectorAll('#gallery button.lesson')) b.setAttribute('aria-current', String(b.dataset.testid === `lesson-${caption?.id}`));
   } finally {
     suspended = false;
   }
   saveLocal({ policy: state.policy, policyB: state.policyB });
+  if (caption) reveal($('results'));
   await checkAndRun();
 }
 
@@ -397,7 +443,11 @@ async function start() {
   compare = createCompare($('compare-toggle'), $('policy-b'), {
     schema: schema.value, prefabs: prefabs.value, lint, onChange: () => edited(),
   });
-  on('compare', (on) => { $('timeline-b-wrap').hidden = !on || !state.results[1]; });
+  on('compare', (on) => {
+    $('timeline-b-wrap').hidden = !on || !state.results[1];
+    document.body.classList.toggle('comparing', on);
+    if (on && !suspended) { reveal($('policy-b')); revealAfterRun = '[data-testid=metric-b-tasksCompleted]'; }
+  });
   scenario = createScenarioPanel($('scenario'), { engine: sim, onPolicy: (t) => { replacePolicies(t, state.policyB, 'The scenario file'); edited(); } });
   await scenario.init();
   on('inputs', () => { view.needsReset = true; requestRun(); });
@@ -405,12 +455,12 @@ async function start() {
 
   const onCursor = (ms) => showQueue(ms);
   timelines = [
-    new Timeline($('timeline-a'), view, { label: 'Timeline of policy A', testid: 'timeline', onSelect: (id) => explainTask(0, id), onCursor }),
-    new Timeline($('timeline-b'), view, { label: 'Timeline of policy B', testid: 'timeline-b', onSelect: (id) => explainTask(1, id), onCursor }),
+    new Timeline($('timeline-a'), view, { label: 'Timeline of policy A', testid: 'timeline', onSelect: (id) => explainTask(0, id, true), onCursor }),
+    new Timeline($('timeline-b'), view, { label: 'Timeline of policy B', testid: 'timeline-b', onSelect: (id) => explainTask(1, id, true), onCursor }),
   ];
   $('cursor-mode').addEventListener('change', (e) => { for (const t of timelines) t.cursorMode = /** @type {HTMLInputElement} */ (e.target).checked; });
   $('zoom-reset').addEventListener('click', () => view.set(view.min, view.max));
-  taskList = createTaskList($('task-finder'), (id) => { timelines[0].reveal(id); explainTask(0, id); });
+  taskList = createTaskList($('task-finder'), (id) => { timelines[0].reveal(id); explainTask(0, id, true); });
   createGallery($('gallery'), (lesson) => applyState({
     sample: 'teaching', policy: lesson.a, policyB: lesson.b, options: freshOptions(lesson.hostCounts),
   }, lesson));
@@ -421,6 +471,16 @@ async function start() {
   });
   on('results', () => sweep.refresh());
   $('cancel').addEventListener('click', () => sim.cancel());
+  $('inspector-close').addEventListener('click', closeInspector);
+  document.addEventListener('keydown', (e) => {
+    // Escape closes the inspector, unless an editor (CodeMirror uses Escape) or a menu has it.
+    if (e.key !== 'Escape' || e.defaultPrevented || $('inspector').hidden) return;
+    if (/** @type {Element} */ (e.target).closest?.('.cm-editor, select, input')) return;
+    closeInspector();
+  });
+  // The sticky header's height, for scroll margins (narrow screens scroll the page under it).
+  new ResizeObserver(() => document.documentElement.style.setProperty('--header-h', `${document.querySelector('header').offsetHeight}px`))
+    .observe(document.querySelector('header'));
   $('share').addEventListener('click', share);
   window.addEventListener('hashchange', async () => {
     const s = await decodeShare(location.hash, SAMPLES);
