@@ -8,10 +8,14 @@
 //! [`crate::sim::window`]): energy and carbon rows then come twice, per run and over the window,
 //! each row saying in which view it is shown, the window being the default.
 
+use crate::diag::Diagnostic;
 use crate::format;
+use crate::request::RunRequest;
 use crate::sim::metric_catalog::{Better, MetricInfo, METRICS, WINDOW_METRICS};
 use crate::sim::result::Metrics;
+use crate::sim::window::window_figures;
 use crate::sim::window::WindowFigures;
+use crate::sim::SimResult;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -66,8 +70,21 @@ pub struct ComparisonRow {
     /// A part of the row before it (idle energy of energy), shown indented.
     pub part: bool,
     pub view: RowView,
+    /// One of the few figures shown above the table ([`HEADLINE`]).
+    pub headline: bool,
     pub cells: Vec<ComparisonCell>,
 }
+
+/// The figures a comparison leads with: how long, how long tasks wait, and what it costs in
+/// energy and carbon (over the common window when the runs end at different times).
+pub const HEADLINE: [&str; 6] = [
+    "makespanMs",
+    "meanWaitMs",
+    "energyJ",
+    "windowEnergyJ",
+    "carbonG",
+    "windowCarbonG",
+];
 
 /// One run's value of a metric.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -148,6 +165,37 @@ pub fn compare(runs: &[ComparedRun], baseline: usize) -> Comparison {
     }
 }
 
+/// Compares finished runs, each with the request it ran (for its topology, host counts
+/// applied, and carbon trace) and its result: the command line's path, which has every result
+/// at hand (the page's session keeps only metrics, see `api::compare`).
+pub fn compare_results(
+    runs: &[(String, &RunRequest, &SimResult)],
+    baseline: usize,
+) -> Result<Comparison, Vec<Diagnostic>> {
+    let window_end = runs
+        .iter()
+        .map(|(_, _, r)| r.metrics.makespan_ms)
+        .max()
+        .unwrap_or(0);
+    let mut compared = Vec::with_capacity(runs.len());
+    for (label, request, result) in runs {
+        let topology = request.topology()?;
+        let window = window_figures(
+            &topology,
+            request.inputs.carbon,
+            &result.metrics,
+            result.start_epoch_ms,
+            window_end,
+        );
+        compared.push(ComparedRun {
+            label: label.clone(),
+            metrics: &result.metrics,
+            window,
+        });
+    }
+    Ok(compare(&compared, baseline))
+}
+
 /// A run's figures by key: its metrics and its window figures, as one JSON object.
 fn figures(run: &ComparedRun) -> Value {
     let mut v = serde_json::to_value(run.metrics).unwrap_or(Value::Null);
@@ -181,6 +229,7 @@ fn row(m: &MetricInfo, view: RowView, values: &[Value], baseline: usize) -> Comp
         help: m.help.to_string(),
         part: m.part,
         view,
+        headline: HEADLINE.contains(&m.key),
         cells,
     }
 }

@@ -1,5 +1,5 @@
 //! Numbers as a person reads them: durations in adaptive units (`350 ms`, `41 s`, `12 min 5 s`,
-//! `2 h 14 min`, `11.7 d`, `1.4 y`), figures with thousands separators, signed differences and
+//! `2 h 14 min`, `3 d 18 h`, `11.7 d`, `1.4 y`), figures with thousands separators, signed differences and
 //! relative changes. Every text the engine writes for people (comparison tables, explanations,
 //! notes) goes through here, so that one rule decides how a figure looks everywhere.
 //!
@@ -47,6 +47,10 @@ pub fn duration(ms: f64) -> String {
     let minutes = (ms / MINUTE).round();
     if minutes < 1440.0 {
         return pair(minutes / 60.0, "h", minutes % 60.0, "min");
+    }
+    let hours = (ms / HOUR).round();
+    if hours < 240.0 {
+        return pair(hours / 24.0, "d", hours % 24.0, "h");
     }
     let days = round_to(ms / DAY, 0.1);
     if days < 365.0 {
@@ -210,7 +214,10 @@ mod tests {
             (76_506.0 * S, "21 h 15 min"),
             (D - 20.0 * S, "1 d"),
             (D, "1 d"),
-            (1.5 * D, "1.5 d"),
+            (1.5 * D, "1 d 12 h"),
+            (89.5 * H, "3 d 18 h"),
+            (D + 20.0 * MIN, "1 d"),
+            (10.0 * D - 20.0 * MIN, "10 d"),
             (11.7 * D, "11.7 d"),
             (364.0 * D, "364 d"),
             (365.25 * D, "1 y"),

@@ -501,3 +501,81 @@ fn decide_an_array_after_a_byte_order_mark() {
     assert_eq!(r.code, 0, "{}", r.stderr);
     assert_eq!(r.json().as_array().map(Vec::len), Some(23));
 }
+
+/// `compare` runs the scenario's policy and each `--with` policy on the same inputs: its JSON
+/// holds each run's own figures (the ones `simulate` prints) and, the runs ending at different
+/// times, the window to the later end, where the later run's figures are its own.
+#[test]
+fn compare_puts_simulate_runs_side_by_side_over_a_common_window() {
+    let dir = Scratch::new("compare");
+    let scenario = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../www/samples/teaching/scenario.json"
+    );
+    let with = dir.file(
+        "Timeshift.json",
+        r#"{"type": "prefab", "policyName": "Timeshift"}"#,
+    );
+    let ts_scenario = {
+        let mut s: Value =
+            serde_json::from_str(&std::fs::read_to_string(scenario).unwrap()).unwrap();
+        s["policy"] = serde_json::json!({"type": "prefab", "policyName": "Timeshift"});
+        dir.file("ts.json", s.to_string())
+    };
+    let base = run(&["simulate", "--scenario", scenario, "--json"]).json();
+    let ts = run(&["simulate", "--scenario", &ts_scenario, "--json"]).json();
+    let r = run(&["compare", "--scenario", scenario, "--with", &with, "--json"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let c = r.json();
+    assert_eq!(c["labels"], serde_json::json!(["baseline", "Timeshift"]));
+    assert_eq!(
+        c["windowEndMs"].as_i64(),
+        ts["metrics"]["makespanMs"].as_i64()
+    );
+    assert_eq!(c["windowed"], true);
+    let cells = |key: &str| {
+        c["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["key"] == key)
+            .unwrap()["cells"]
+            .clone()
+    };
+    for key in ["makespanMs", "energyJ", "carbonG", "meanWaitMs"] {
+        let values = cells(key);
+        assert_eq!(
+            values[0]["value"].as_f64(),
+            base["metrics"][key].as_f64(),
+            "{key}"
+        );
+        assert_eq!(
+            values[1]["value"].as_f64(),
+            ts["metrics"][key].as_f64(),
+            "{key}"
+        );
+    }
+    assert_eq!(cells("windowCarbonG")[1]["value"], ts["metrics"]["carbonG"]);
+    // The text table names the runs and ends with the window's note.
+    let r = run(&["compare", "--scenario", scenario, "--with", &with]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stdout.starts_with("metric"), "{}", r.stdout);
+    assert!(r.stdout.contains("Timeshift − baseline"), "{}", r.stdout);
+    assert!(
+        r.stdout
+            .trim_end()
+            .ends_with("has its hosts idle until then."),
+        "{}",
+        r.stdout
+    );
+    // A missing policy file is named.
+    let r = run(&[
+        "compare",
+        "--scenario",
+        scenario,
+        "--with",
+        "/nonexistent/p.json",
+    ]);
+    assert_eq!(r.code, 2);
+    assert!(r.stderr.contains("/nonexistent/p.json"), "{}", r.stderr);
+}

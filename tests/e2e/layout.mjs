@@ -91,7 +91,7 @@ function workbench([w, h]) {
     await inView(page, '[data-testid=notice]', 'the notice', { overHeader: true });
     assert.match(await page.textContent('[data-testid=notice]'), /replaced your policy/);
     await inView(page, '[data-testid=notice-action]', 'Restore my policy', { overHeader: true });
-    await inView(page, '[data-testid=metric-b-deferredTasks]', 'B\'s deferred tasks');
+    await inView(page, '[data-testid=headline-windowCarbonG]', 'the headline carbon over the common window, the lesson\'s point');
     await viewShot(page, `${tag}-lesson`);
 
     // surf_week from disk: the summary of what was loaded, beside its loader.

@@ -68,6 +68,20 @@ export function native(changes = {}) {
   } finally { fs.rmSync(file, { force: true }); }
 }
 
+/** The native CLI's comparison (`compare --json`) of the teaching sample under `a` (the
+ * baseline, with `changes` such as host counts) and `b`, two policy texts. */
+export function nativeCompare(a, b, changes = {}) {
+  const file = teachingScenario({ ...changes, policy: a });
+  const with_ = path.join(os.tmpdir(), `pp-e2e-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
+  fs.writeFileSync(with_, b);
+  try {
+    return JSON.parse(execFileSync(BIN, ['compare', '--scenario', file, '--with', with_, '--json'], { maxBuffer: 1 << 28 }));
+  } finally {
+    fs.rmSync(file, { force: true });
+    fs.rmSync(with_, { force: true });
+  }
+}
+
 // ---- page helpers ------------------------------------------------------------------------------
 
 export const runs = (page) => page.$eval('[data-testid=run-status]', (e) => Number(e.dataset.runs || 0));

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, BIN, SHOTS, serve, launch, native, teachingScenario, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
+import { ROOT, BIN, SHOTS, serve, launch, native, nativeCompare, teachingScenario, open, runs, waitRun, metrics, setPolicy, policyText, shot } from './lib.mjs';
 import { LESSONS } from '../../www/src/gallery.js';
 import { checkCaptions } from './lessons.mjs';
 import { HOOK_TESTS } from './hooks.mjs';
@@ -33,7 +33,9 @@ test('first load shows the teaching result, equal to the native CLI', async ({ p
   const expected = native().metrics;
   sameMetrics(await metrics(page), expected, 'teaching under Mem');
   assert.equal(await page.textContent('[data-testid=metric-tasksCompleted]'), '200');
-  assert.equal(await page.textContent('[data-testid=metric-makespanMs]'), `${(expected.makespanMs / 3.6e6).toFixed(2)} h`);
+  // 89.5 h reads in days and hours, rounded to the hour: 90 h is 3 d 18 h.
+  const hours = Math.round(expected.makespanMs / 3.6e6);
+  assert.equal(await page.textContent('[data-testid=metric-makespanMs]'), `${Math.floor(hours / 24)} d ${hours % 24} h`);
   assert.match(await page.textContent('[data-testid=summary-workload]'), /^200 tasks \(104 deferrable with a deadline\), 4,916 fragments/);
   assert.equal(await page.isVisible('[data-testid=stale-badge]'), false);
   await shot(page, 'main');
@@ -180,7 +182,7 @@ test('compare mode runs a second policy on the same inputs', async ({ page, url 
   await page.waitForSelector('[data-testid=timeline-b]:visible');
   sameMetrics(await metrics(page), native().metrics, 'A');
   sameMetrics(await metrics(page, 'metric-b-'), native({ policy: prefab('MemInv') }).metrics, 'B');
-  assert.match(await page.textContent('[data-testid=metric-delta-dynamicEnergyJ]'), /^-0\.867 kWh \(-5\.0 %\)$/);
+  assert.match(await page.textContent('[data-testid=metric-delta-dynamicEnergyJ]'), /^−0\.867 kWh \(−5\.0 %\)$/);
   await shot(page, 'compare');
 });
 
@@ -235,11 +237,44 @@ test('every lesson shows its point', async ({ page, url }) => {
 // The figures the captions state (not only the direction checked above), from the native CLI.
 test('every lesson caption states the simulator\'s figures', async () => checkCaptions());
 
+test('the time-shifting lesson compares carbon over the common window, as its caption says', async ({ page, url }) => {
+  await open(page, url);
+  const n = await runs(page);
+  await page.click('[data-testid=lesson-time-shifting]');
+  await waitRun(page, n);
+  await page.waitForSelector('[data-testid=metric-b-windowCarbonG]');
+  const caption = await page.textContent('#lesson-caption');
+  const stated = Number(/total carbon about (\d+) %/.exec(caption)?.[1]);
+  // The window is the default view: its rows show, the per-run rows of energy and carbon do not.
+  assert.equal(await page.isVisible('[data-testid=metric-windowCarbonG]'), true);
+  assert.equal(await page.isVisible('[data-testid=metric-carbonG]'), false);
+  const value = async (id) => Number(await page.getAttribute(`[data-testid=${id}]`, 'data-value'));
+  const a = await value('metric-windowCarbonG'), b = await value('metric-b-windowCarbonG');
+  assert.equal(Math.round((-100 * (b - a)) / a), stated, 'the caption\'s figure is the table\'s');
+  const native = nativeCompare(prefab('Mem'), prefab('Timeshift')).rows;
+  const row = (key) => native.find((r) => r.key === key).cells;
+  assert.deepEqual([a, b], row('windowCarbonG').map((c) => c.value), 'the page\'s window figures are the CLI\'s');
+  const delta = page.locator('[data-testid=metric-delta-windowCarbonG]');
+  assert.equal(await delta.textContent(), row('windowCarbonG')[1].difference.text);
+  assert.match(await delta.textContent(), /^−0\.\d{3} kg \(−\d\.\d %\)$/);
+  assert.ok((await delta.getAttribute('class')).includes('better'), 'less carbon is better');
+  assert.match(await page.textContent('[data-testid=window-note]'), /from time 0 to 4 d 3 h, the latest end of the runs compared/);
+  await shot(page, 'lesson-time-shifting-window');
+  // Each run's own figures are one click away: there B's longer run costs more carbon in all.
+  await page.click('[data-testid=metrics-view-perRun]');
+  assert.equal(await page.isVisible('[data-testid=metric-carbonG]'), true);
+  assert.equal(await page.isVisible('[data-testid=metric-windowCarbonG]'), false);
+  const perRun = await page.textContent('[data-testid=metric-delta-carbonG]');
+  assert.equal(perRun, row('carbonG')[1].difference.text);
+  assert.match(perRun, /^\+\d\.\d{3} kg \(\+\d\.\d %\)$/);
+});
+
 // The page's stable test hooks, driven through their data-testid alone (tests/e2e/hooks.mjs).
 for (const [name, fn] of HOOK_TESTS) test(name, fn);
 
 // The page as a workbench: what each click produces is in view (tests/e2e/layout.mjs).
 for (const [name, fn] of LAYOUT_TESTS) test(name, fn);
+
 
 test('a share URL reproduces the same metrics in a fresh page', async ({ page, url, browser }) => {
   await open(page, url);

@@ -238,6 +238,18 @@ export class Engine {
     return this.post('exportTasksCsv', [handle]);
   }
 
+  /** Finished runs (refs) side by side: the wasm's compare, a table with every figure as text,
+   * the differences from `baseline` and the energy and carbon over the runs' common window. */
+  async compare(refs, labels, baseline = 0) {
+    const runs = [];
+    for (const ref of refs) {
+      const handle = await this.runHandle(ref);
+      if (handle == null) return failure('the run is no longer available');
+      runs.push(handle);
+    }
+    return this.post('compare', [JSON.stringify({ runs, labels, baseline })]);
+  }
+
   async queueAt(ref, timeMs) {
     const handle = await this.runHandle(ref);
     if (handle == null) return failure('the run is no longer available');

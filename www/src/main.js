@@ -8,7 +8,7 @@ import { createPolicyPanel } from './editor.js';
 import { createScenarioPanel, SAMPLES } from './scenario.js';
 import { Timeline, TimeView, buildModel, utcLabel } from './timeline.js';
 import { renderExplanation, createTaskList } from './explain.js';
-import { renderMetrics, setMetricCatalog } from './metrics.js';
+import { renderComparison, setMetricCatalog } from './metrics.js';
 import { createCompare } from './compare.js';
 import { createGallery } from './gallery.js';
 import { createSweepPanel } from './sweep.js';
@@ -197,10 +197,18 @@ async function doRun(clean) {
     $('results').classList.add('stale');
     return;
   }
+  // The table of figures (and of differences, when comparing) is Rust's: compare the kept runs.
+  const table = await sim.compare(b ? [a.value.run, b.value.run] : [a.value.run], b ? ['A', 'B'] : ['A']);
+  if (table.type === 'failure') {
+    $('run-errors').replaceChildren(...table.errors.map((e) => h('li', {}, diagText(e))));
+    setStatus('the run failed', 'failed');
+    return;
+  }
   $('run-errors').replaceChildren();
   for (const old of state.results) if (old) sim.release(old.run);
   const wall = performance.now() - started;
   state.results = [a.value, b && b.value];
+  state.comparison = table.value;
   const shown = performance.now();
   showResults();
   status.dataset.renderMs = (performance.now() - shown).toFixed(1);
@@ -218,7 +226,7 @@ async function doRun(clean) {
 function showResults() {
   const [a, b] = state.results;
   $('results').classList.toggle('stale', state.stale);
-  renderMetrics($('metrics'), a.result.metrics, b?.result.metrics, ['A', 'B']);
+  renderComparison($('metrics'), state.comparison);
   addMetricHooks($('metrics'));
   // What a policy feature could not do on these inputs (Rust's notes), for A and B.
   const notes = [...a.notes.map((n) => ({ p: '', n })), ...(b ? b.notes.map((n) => ({ p: 'B: ', n })) : [])];
@@ -322,7 +330,7 @@ async function applyState(s, caption = null) {
     scenario.setOptions(s.options);
     $('lesson-caption').replaceChildren(...(caption ? [h('strong', {}, caption.title), h('br'), caption.caption[0], h('br'), caption.caption[1]] : []));
     $('lesson-caption').hidden = !caption;
-    for (const b of document.querySelectorAll('#gallery button.lesson')) b.setAttribute('aria-current', String(b.dataset.testid === `lesson-${caption?.id}`));
+    for (const b of document.querySelectorAll('#gallery button.lesson')) b.setAttribute('aria-current', String(b.getAttribute('data-testid') === `lesson-${caption?.id}`));
   } finally {
     suspended = false;
   }

@@ -6,6 +6,7 @@
 //   defaults: the run options with every default written out (the wasm's defaultOptions())
 //   options:  {seed, quantumMs, hostCounts}, from the defaults on
 //   results:  [{result, run, text, ms}] for A and B; stale: the policy has errors
+//   comparison: the wasm's compare answer for the results shown (the metrics table)
 /** @typedef {import('./types/answers').SimResult} SimResult */
 /** @typedef {import('./types/answers').RunOptions} RunOptions */
 /** @typedef {{id: number, handle: number | null, generation?: number}} Ref */
@@ -19,6 +20,7 @@
  *   policyB: string | null, defaults: RunOptions | null,
  *   options: {seed: number, quantumMs: number, hostCounts: Record<string, number>} | null,
  *   results: (RunValue | null)[], stale: boolean,
+ *   comparison: import('./types/answers').Comparison | null,
  *   selected: {which: number, taskId: string} | null, cursorMs: number | null}}
  */
 export const state = {
@@ -31,6 +33,7 @@ export const state = {
   defaults: null,
   options: null,
   results: [null, null],
+  comparison: null,
   stale: false,
   selected: null, // the explained task: which result (0: A, 1: B) and its id
   cursorMs: null,

@@ -701,7 +701,11 @@ export type ComparisonRow = { key: string, label: string, help: string,
 /**
  * A part of the row before it (idle energy of energy), shown indented.
  */
-part: boolean, view: RowView, cells: Array<ComparisonCell>, };
+part: boolean, view: RowView, 
+/**
+ * One of the few figures shown above the table ([`HEADLINE`]).
+ */
+headline: boolean, cells: Array<ComparisonCell>, };
 
 /**
  * One run's value of a metric.

@@ -34,6 +34,9 @@ enum Command {
     /// Simulate a workload on a topology under a policy: a scenario file, an OpenDC experiment,
     /// or separate files.
     Simulate(simulate::Args),
+    /// Compare the scenario's policy with others on the same inputs: every figure, the
+    /// differences, and energy and carbon over the runs' common window.
+    Compare(compare::Args),
     /// Vary one policy setting over several values (and seeds) and tabulate the metrics.
     Sweep(sweep::Args),
     /// Measure the figures of the performance issue: surf_week (decode, simulate, peak memory,
@@ -60,6 +63,7 @@ enum Command {
 }
 
 mod bench;
+mod compare;
 mod inputs;
 mod simulate;
 mod snippet;
@@ -97,6 +101,7 @@ fn run(command: Command) -> Result<(), u8> {
         } => bench::rss_child(),
         Command::Bench { json, quick, .. } => bench::run(json, quick),
         Command::Simulate(args) => simulate::run(args),
+        Command::Compare(args) => compare::run(args),
         Command::Sweep(args) => sweep::run(args),
     }
 }

@@ -136,7 +136,7 @@ pub(super) fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), Exit> {
 
 /// Runs one request, with a progress bar on stderr once it has taken more than a second. A
 /// request the run refuses (a bad option) is printed, and is a usage error.
-fn run_with_progress(label: &str, request: &RunRequest) -> Result<RunOutcome, Exit> {
+pub(super) fn run_with_progress(label: &str, request: &RunRequest) -> Result<RunOutcome, Exit> {
     let started = Instant::now();
     let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::hidden());
     bar.set_style(
