@@ -127,6 +127,39 @@ pub fn percent(fraction: f64, decimals: u8) -> String {
     format!("{} %", number(fraction * 100.0, decimals))
 }
 
+/// Axis ticks for the range `[lo, hi]`: about `target` steps of 1, 2 or 5 times a power of
+/// ten, from a multiple of the step at or below `lo` to one at or above `hi` (`0, 500, ...,
+/// 2500` for `0..2093`). An empty range gets a step around its value; a range that is not
+/// finite, or a target of 0, gets no ticks. At most 1,000 ticks.
+pub fn nice_ticks(lo: f64, hi: f64, target: usize) -> Vec<f64> {
+    if !lo.is_finite() || !hi.is_finite() || target == 0 {
+        return Vec::new();
+    }
+    let (lo, hi) = if lo <= hi { (lo, hi) } else { (hi, lo) };
+    let span = if hi > lo { hi - lo } else { lo.abs().max(1.0) };
+    let raw = span / target as f64;
+    let exponent = raw.log10().floor() as i32;
+    let magnitude = 10f64.powi(exponent);
+    let mantissa = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .find(|m| m * magnitude >= raw)
+        .unwrap_or(10.0);
+    let step = mantissa * magnitude;
+    let first = (lo / step).floor() as i64;
+    let last = ((hi / step).ceil() as i64).max(first + 1);
+    // A multiple of the step as an integer count of its mantissa over a power of ten, so that
+    // 3 x 0.1 is 0.3, not 0.30000000000000004.
+    let at = |k: i64| {
+        let units = k as f64 * mantissa;
+        if exponent >= 0 {
+            units * 10f64.powi(exponent)
+        } else {
+            units / 10f64.powi(-exponent)
+        }
+    };
+    (first..=last.min(first + 1000)).map(at).collect()
+}
+
 /// `x` rounded to a multiple of `step`.
 fn round_to(x: f64, step: f64) -> f64 {
     (x / step).round() * step
@@ -258,6 +291,30 @@ mod tests {
         assert_eq!(number_difference(0.0004, 3), "0.000");
         assert_eq!(number_difference(-0.0004, 3), "0.000");
         assert_eq!(percent(0.4527, 2), "45.27 %");
+    }
+
+    #[test]
+    fn ticks_are_round_steps_covering_the_range() {
+        assert_eq!(
+            nice_ticks(0.0, 2093.4, 5),
+            vec![0.0, 500.0, 1000.0, 1500.0, 2000.0, 2500.0]
+        );
+        assert_eq!(
+            nice_ticks(2080.0, 2093.0, 5),
+            vec![2080.0, 2085.0, 2090.0, 2095.0]
+        );
+        assert_eq!(nice_ticks(0.1, 0.7, 3), vec![0.0, 0.2, 0.4, 0.6, 0.8]);
+        assert_eq!(nice_ticks(0.0, 0.3, 3), vec![0.0, 0.1, 0.2, 0.3]);
+        assert_eq!(
+            nice_ticks(7.0, -3.0, 5),
+            vec![-4.0, -2.0, 0.0, 2.0, 4.0, 6.0, 8.0]
+        );
+        // An empty range still gets a step: 5 alone is 4..6 in steps of 1.
+        assert_eq!(nice_ticks(5.0, 5.0, 5), vec![5.0, 6.0]);
+        assert_eq!(nice_ticks(0.0, 0.0, 4), vec![0.0, 0.5]);
+        assert!(nice_ticks(f64::NAN, 1.0, 5).is_empty());
+        assert!(nice_ticks(0.0, 1.0, 0).is_empty());
+        assert!(nice_ticks(0.0, 1e300, 5).len() <= 1001);
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod json;
 pub mod model;
 pub mod notes;
 pub mod output;
+pub mod overview;
 pub mod policy;
 pub mod request;
 pub mod scenario;

@@ -177,6 +177,62 @@ pub fn settings(explicit: &Value) -> Vec<(String, Value)> {
     out
 }
 
+/// A setting's name for people, from its JSON Pointer into the explicit policy `explicit`:
+/// `/filters/1/allocationRatio` is `Ram filter: allocation ratio` (the filter at index 1 being
+/// a Ram filter), `/taskStopper/windowSize` is `task stopper: window size`, `/subsetSize` is
+/// `subset size`. The pointer stays the setting's identity; this is only how it reads.
+pub fn setting_label(explicit: &Value, pointer: &str) -> String {
+    let segments: Vec<String> = pointer
+        .split('/')
+        .skip(1)
+        .map(|s| s.replace("~1", "/").replace("~0", "~"))
+        .collect();
+    let mut parts: Vec<String> = Vec::new();
+    let mut at = explicit;
+    let mut i = 0;
+    while i < segments.len() {
+        let key = &segments[i];
+        let next = &at[key.as_str()];
+        let list = match key.as_str() {
+            "filters" => Some("filter"),
+            "weighers" => Some("weigher"),
+            _ => None,
+        };
+        match (
+            list,
+            segments.get(i + 1).and_then(|k| k.parse::<usize>().ok()),
+        ) {
+            (Some(kind), Some(index)) => {
+                let item = &next[index];
+                let name = item["type"].as_str().unwrap_or("?");
+                parts.push(format!("{name} {kind}"));
+                at = item;
+                i += 2;
+            }
+            _ => {
+                parts.push(words(key));
+                at = next;
+                i += 1;
+            }
+        }
+    }
+    parts.join(": ")
+}
+
+/// `allocationRatio` as `allocation ratio`.
+fn words(key: &str) -> String {
+    let mut out = String::with_capacity(key.len() + 4);
+    for c in key.chars() {
+        if c.is_ascii_uppercase() {
+            out.push(' ');
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
 /// Runs a planned sweep: `run(policy, seed)` gives one run's metrics; `progress(done, total)`
 /// is called after each run.
 pub fn run(
@@ -260,6 +316,34 @@ mod tests {
 
     fn policy(text: &str) -> Policy {
         policy_from_text(text).expect("a valid policy").0
+    }
+
+    #[test]
+    fn settings_read_as_names_with_their_filter_or_weigher() {
+        let explicit = serde_json::json!({
+            "type": "timeshift",
+            "filters": [{"type": "Compute"}, {"type": "Ram", "allocationRatio": 1.5}],
+            "weighers": [{"type": "CoreRam", "multiplier": -1.0}],
+            "subsetSize": 1,
+            "taskStopper": {"windowSize": 24, "a/b": 1}
+        });
+        let label = |p: &str| setting_label(&explicit, p);
+        assert_eq!(
+            label("/filters/1/allocationRatio"),
+            "Ram filter: allocation ratio"
+        );
+        assert_eq!(
+            label("/weighers/0/multiplier"),
+            "CoreRam weigher: multiplier"
+        );
+        assert_eq!(label("/subsetSize"), "subset size");
+        assert_eq!(
+            label("/taskStopper/windowSize"),
+            "task stopper: window size"
+        );
+        assert_eq!(label("/taskStopper/a~1b"), "task stopper: a/b");
+        // A pointer past the policy still reads, its filter unnamed.
+        assert_eq!(label("/filters/9/limit"), "? filter: limit");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! package test checks that `Answers` names every export of the built module.
 
 use crate::api::{self, Answer};
-use crate::{case, compare, diag, engine, request, sim, sweep};
+use crate::{case, compare, diag, engine, overview, request, sim, sweep};
 use ts_rs::{Config, TS};
 
 /// The declaration of one type, exported.
@@ -82,6 +82,8 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<compare::Difference>(cfg),
         decl::<compare::Verdict>(cfg),
         decl::<api::compare::CompareRequest>(cfg),
+        decl::<overview::Overview>(cfg),
+        decl::<overview::GroupOverview>(cfg),
     ]
 }
 
@@ -123,6 +125,7 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         ("sweepSettings", answer::<Vec<api::SweepSetting>>(cfg)),
         ("queueAt", answer::<sim::queue::QueueSnapshot>(cfg)),
         ("compare", answer::<compare::Comparison>(cfg)),
+        ("overview", answer::<overview::Overview>(cfg)),
         ("exportScenario", text()),
         (
             "exportOpenDcExperiment",
@@ -153,7 +156,8 @@ pub fn declarations() -> String {
     }
     out.push_str(
         "/** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet\n \
-         * exports answer the object itself). `lastPanic` answers plain text, `start` nothing. */\n\
+         * exports answer the object itself). `lastPanic`, `formatDuration`,\n \
+         * `formatDurationDifference` and `axisTicks` answer plain text, `start` nothing. */\n\
          export interface Answers {\n",
     );
     for (name, answer) in exports(&cfg) {

@@ -29,6 +29,29 @@ pub fn last_panic() -> String {
     LAST_PANIC.with(|p| p.borrow().clone().unwrap_or_default())
 }
 
+/// A duration as [`crate::format::duration`] writes it (`2 h 14 min`), as plain text: the
+/// page formats axis ticks and task lists with it on its main thread, synchronously, so that
+/// one rule decides how a duration reads everywhere.
+#[wasm_bindgen(js_name = formatDuration)]
+pub fn format_duration(ms: f64) -> String {
+    crate::format::duration(ms)
+}
+
+/// A signed difference of durations as [`crate::format::duration_difference`] writes it
+/// (`+41 s`), as plain text.
+#[wasm_bindgen(js_name = formatDurationDifference)]
+pub fn format_duration_difference(ms: f64) -> String {
+    crate::format::duration_difference(ms)
+}
+
+/// Axis ticks for `[lo, hi]` as [`crate::format::nice_ticks`] gives them, as a JSON array
+/// (plain text, like the format functions: the page's charts ask on their main thread).
+#[wasm_bindgen(js_name = axisTicks)]
+pub fn axis_ticks(lo: f64, hi: f64, target: u32) -> String {
+    serde_json::to_string(&crate::format::nice_ticks(lo, hi, target as usize))
+        .unwrap_or_else(|_| "[]".into())
+}
+
 /// See [`api::check`].
 #[wasm_bindgen]
 pub fn check(policy_text: &str) -> String {
@@ -376,6 +399,13 @@ pub fn export_tasks_csv(run: u32) -> String {
 #[wasm_bindgen]
 pub fn explain(run: u32, task_id: &str) -> String {
     with_session(|s| s.explain(run, task_id).to_json_string())
+}
+
+/// See [`handles::Session::overview`]: the cluster overview of a finished run, per host group,
+/// in `buckets` equal time buckets over the run (a whole number from 1 to 2000).
+#[wasm_bindgen]
+pub fn overview(run: u32, buckets: f64) -> String {
+    with_session(|s| s.overview_json_str(run, buckets))
 }
 
 /// See [`handles::Session::release`].

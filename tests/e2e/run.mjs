@@ -11,6 +11,7 @@ import { LESSONS } from '../../www/src/gallery.js';
 import { checkCaptions } from './lessons.mjs';
 import { HOOK_TESTS } from './hooks.mjs';
 import { LAYOUT_TESTS } from './layout.mjs';
+import { OVERVIEW_TESTS } from './overview.mjs';
 
 const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
 /** Fails unless the page's wasm build exports `fn`: the build always ships it, so a test of it
@@ -158,8 +159,43 @@ test('a pause explains when the task stopper paused the task and the work left',
   await page.click('[data-testid=task-list] button[data-task="26"]');
   await page.waitForSelector('[data-testid=decision-pause]');
   const text = await page.textContent('[data-testid=decision-pause]');
-  assert.match(text, /\(t = 13 h 0 min\): paused by the task stopper/);
+  assert.match(text, /\(t = 13 h\): paused by the task stopper/);
   assert.match(text, /remaining work 2 h 3 min$/);
+});
+
+/** Every "N ms" of the page's rendered text with N above 10,000: a raw millisecond count. */
+async function rawMilliseconds(page) {
+  const text = await page.evaluate(() => document.body.innerText);
+  return [...text.matchAll(/(\d[\d,]*(?:\.\d+)?)\s*ms\b/g)]
+    .map((m) => m[0]).filter((m) => Number(m.replace(/[^\d.]/g, '')) > 10000);
+}
+
+test('no view shows a raw millisecond count', async ({ page, url }) => {
+  await open(page, url);
+  const n = await runs(page);
+  await page.click('[data-testid=lesson-time-shifting]');
+  await waitRun(page, n);
+  assert.deepEqual(await rawMilliseconds(page), [], 'with the figures over the common window');
+  await page.click('[data-testid=metrics-view-perRun]');
+  assert.deepEqual(await rawMilliseconds(page), [], 'with each run\'s own figures');
+  // Under Timeshift in A too: the explanation of a deferred task (its slack, its deferral, its
+  // decisions), the queue at 10 h with a deferred task's latest start, the task list's waits.
+  const m = await runs(page);
+  await setPolicy(page, prefab('Timeshift'));
+  await waitRun(page, m);
+  await page.fill('[data-testid=task-search]', 'job-0000');
+  await page.click('[data-testid=task-list] button[data-task="0"]');
+  await page.waitForSelector('[data-testid=decision-deferral]');
+  assert.deepEqual(await rawMilliseconds(page), [], 'with an explanation open');
+  await page.evaluate(() => window.__playground.timelines[0].setCursor(36000000));
+  await page.waitForSelector('[data-testid=queue-a] h4');
+  assert.match(await page.textContent('[data-testid=queue-a]'), /deferred/);
+  assert.deepEqual(await rawMilliseconds(page), [], 'with the queue at 10 h');
+  await page.fill('[data-testid=task-search]', 'job');
+  assert.deepEqual(await rawMilliseconds(page), [], 'with the task list');
+  // The scan itself finds one: a raw count planted in the page is reported.
+  await page.evaluate(() => document.body.append(Object.assign(document.createElement('p'), { textContent: 'waited 41999236 ms' })));
+  assert.deepEqual(await rawMilliseconds(page), ['41999236 ms']);
 });
 
 test('the time cursor shows the queue at that instant', async ({ page, url }) => {
@@ -275,6 +311,8 @@ for (const [name, fn] of HOOK_TESTS) test(name, fn);
 // The page as a workbench: what each click produces is in view (tests/e2e/layout.mjs).
 for (const [name, fn] of LAYOUT_TESTS) test(name, fn);
 
+// Large clusters: the overview strip, host groups, vertical zoom (tests/e2e/overview.mjs).
+for (const [name, fn] of OVERVIEW_TESTS) test(name, fn);
 
 test('a share URL reproduces the same metrics in a fresh page', async ({ page, url, browser }) => {
   await open(page, url);
@@ -432,6 +470,11 @@ test('a sweep of subsetSize over seeds gives the native sweep; a refused value s
   await open(page, url);
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=sweep-parameter] option').length > 1);
   await page.selectOption('[data-testid=sweep-parameter]', '/subsetSize');
+  // Settings read as names; the pointer is the tooltip (Mem's Ram weigher is weighers/0).
+  const option = (p) => page.locator(`[data-testid=sweep-parameter] option[value="${p}"]`);
+  assert.equal(await option('/subsetSize').textContent(), 'subset size (now 1)');
+  assert.equal(await option('/weighers/0/multiplier').textContent(), 'Ram weigher: multiplier (now 1)');
+  assert.equal(await option('/weighers/0/multiplier').getAttribute('title'), '/weighers/0/multiplier');
   assert.equal(await page.inputValue('[data-testid=sweep-values]'), '1, 2, 3, 4', 'values suggested around the current 1');
   await page.fill('[data-testid=sweep-values]', '1, 3');
   await page.fill('[data-testid=sweep-seeds]', '4');

@@ -3,7 +3,8 @@
 // ranks, the random draw and the aggregate sentence; pauses; a rejection), shown as given. Also
 // the searchable task list. All text goes in through textContent (h()).
 import { h } from './state.js';
-import { duration, utcLabel } from './timeline.js';
+import { utcLabel } from './timeline.js';
+import { duration } from './format.js';
 
 const num = (v, digits = 3) => (v == null ? '—' : Number.isInteger(v) ? String(v) : v.toFixed(digits));
 const at = (ms, epoch) => `${utcLabel(ms + epoch, true, true)} (t = ${duration(ms)})`;

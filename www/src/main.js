@@ -9,6 +9,7 @@ import { createScenarioPanel, SAMPLES } from './scenario.js';
 import { Timeline, TimeView, buildModel, utcLabel } from './timeline.js';
 import { renderExplanation, createTaskList } from './explain.js';
 import { renderComparison, setMetricCatalog } from './metrics.js';
+import { loadFormat } from './format.js';
 import { createCompare } from './compare.js';
 import { createGallery } from './gallery.js';
 import { createSweepPanel } from './sweep.js';
@@ -238,6 +239,9 @@ function showResults() {
   if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
   timelines[0].setModel(models[0], state.stale);
   timelines[1].setModel(models[1], state.stale);
+  // The cluster overview of each run shown (timeline.js asks the wasm's `overview` for it).
+  timelines[0].setRun(sim, a.run);
+  timelines[1].setRun(sim, b ? b.run : null);
   $('timeline-b-wrap').hidden = !b;
   $('timeline-a-label').hidden = !b;
   taskList.setTasks(a.result.tasks);
@@ -419,7 +423,7 @@ function createExports(el) {
 // ---- start -----------------------------------------------------------------------------------
 
 async function start() {
-  await Promise.all([sim.ready, lint.ready]);
+  await Promise.all([sim.ready, lint.ready, loadFormat()]);
   const [schema, prefabs, def, defaults, catalog] = await Promise.all([lint.call('policySchema'), lint.call('prefabs'),
     lint.call('defaultPolicy'), lint.call('defaultOptions'), lint.call('metrics')]);
   if (schema.type !== 'success' || prefabs.type !== 'success' || def.type !== 'success'

@@ -5,6 +5,7 @@
 // policy language refuses comes back as an error naming it. A sweep runs only when asked.
 import { h, diagText } from './state.js';
 import { metricCatalog } from './metrics.js';
+import { ticks } from './format.js';
 
 // The metrics a sweep can chart: the catalog's chartable ones (labels, units, scales from Rust).
 const chartable = () => metricCatalog().filter((m) => m.chartable);
@@ -67,7 +68,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     const before = setting.value;
     settings = answer.value;
     setting.replaceChildren(h('option', { value: '' }, '(none: the seeds alone)'),
-      ...settings.map((s) => h('option', { value: s.pointer }, `${s.pointer} (now ${JSON.stringify(s.value)})`)));
+      ...settings.map((s) => h('option', { value: s.pointer, title: s.pointer }, `${s.label} (now ${JSON.stringify(s.value)})`)));
     if (settings.some((s) => s.pointer === before)) setting.value = before;
     markStale();
   }
@@ -163,19 +164,26 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     g.fillStyle = '#1b1b1b';
     const present = stats.filter(Boolean);
     if (!present.length) { g.fillText(`no ${label} in these runs`, 12, 24); return; }
-    let lo = Math.min(...present.map((s) => s.min * scale)), hi = Math.max(...present.map((s) => s.max * scale));
-    if (lo === hi) { lo -= Math.abs(lo) * 0.05 || 1; hi += Math.abs(hi) * 0.05 || 1; }
-    const pad = (hi - lo) * 0.08; lo -= pad; hi += pad;
+    // The value axis starts at zero (a 1 % difference looks like one), with round ticks (Rust's).
+    const lo0 = Math.min(0, ...present.map((s) => s.min * scale)), hi0 = Math.max(0, ...present.map((s) => s.max * scale));
+    const yTicks = ticks(lo0, hi0, 5);
+    const lo = yTicks[0], hi = yTicks[yTicks.length - 1];
     const left = 64, right = 16, top = 16, bottom = 40, inset = 28; // inset: room for the end markers
     const span = width - left - right - 2 * inset;
-    const x = (i) => left + inset + (stats.length === 1 ? span / 2 : (i * span) / (stats.length - 1));
+    // Numeric values sit in proportion to their size (1, 2, 8 is not evenly spaced); others evenly.
+    const numeric = report.points.every((p) => typeof p.value === 'number') && report.points.length > 1;
+    const values = report.points.map((p) => Number(p.value));
+    const vmin = Math.min(...values), vmax = Math.max(...values);
+    const x = (i) => left + inset + (stats.length === 1 ? span / 2
+      : numeric && vmax > vmin ? ((values[i] - vmin) * span) / (vmax - vmin) : (i * span) / (stats.length - 1));
     const y = (v) => top + ((hi - v) * (height - top - bottom)) / (hi - lo);
+    canvas.dataset.yTicks = JSON.stringify(yTicks);
+    canvas.dataset.x = JSON.stringify(report.points.map((_, i) => Math.round(x(i))));
     g.strokeStyle = '#d0d0d0';
     g.textAlign = 'right'; g.textBaseline = 'middle';
-    for (let k = 0; k <= 4; k++) {
-      const v = lo + ((hi - lo) * k) / 4;
+    for (const v of yTicks) {
       g.beginPath(); g.moveTo(left, y(v)); g.lineTo(width - right, y(v)); g.stroke();
-      g.fillText(+v.toPrecision(4) + '', left - 6, y(v));
+      g.fillText(v.toLocaleString('en-US', { maximumSignificantDigits: 12 }), left - 6, y(v));
     }
     g.textAlign = 'center'; g.textBaseline = 'top';
     report.points.forEach((p, i) => g.fillText(valueLabel(p), x(i), height - bottom + 6));

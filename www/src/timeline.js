@@ -3,8 +3,16 @@
 // lane, and the carbon intensity with the low-carbon regime on the same time axis. Built once
 // per result into typed arrays sorted by (lane, start); a frame draws only the visible lanes and
 // the bars of the visible time range (binary search), without allocating per bar.
+//
+// Large clusters: above the lanes, a cluster overview strip, one heat-map row per host group of
+// the share of its cores in use over time (the wasm's `overview`, asked for the run shown: Rust
+// computes every figure, this file draws them), with its colour scale and the same figures as a
+// table; lanes grouped by host group, each group collapsible to one summary row; a vertical zoom
+// (the height of a lane row, `[`/`]` or ctrl+wheel) with host labels when lanes are tall enough
+// and, when rows are thinner than 2 px, each pixel row drawn as its hosts' share of cores in use.
 
 import { Context as SvgContext } from 'svgcanvas';
+import { duration } from './format.js';
 
 export const COLORS = {
   // Okabe–Ito, safe for the common colour-vision deficiencies.
@@ -14,6 +22,33 @@ export const COLORS = {
 const WAIT = 0, DEFER = 1, PAUSE = 2, RUN = 3, TERM = 4;
 const KIND_NAMES = ['queued', 'deferred', 'paused', 'running', 'terminated'];
 const AXIS_H = 22, CARBON_H = 54, GUTTER = 104, CLUSTER_GAP = 14;
+/** The overview strip: its header line (title and colour scale) and the most a row takes. */
+const OV_HEAD = 16, OV_ROW_MAX = 16, OV_GAP = 6;
+/** A collapsed group's summary row. */
+const SUMMARY_H = 16;
+/** Buckets asked of the wasm's overview for the heat map, and for the table. */
+const OV_BUCKETS = 2000, TABLE_BUCKETS = 12;
+/** Lane row heights of the vertical zoom, px; below AGGREGATE_BELOW rows are drawn per pixel. */
+export const ROW_HEIGHTS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 14, 18, 24];
+const AGGREGATE_BELOW = 2;
+
+/** The heat map's colour scale, share of cores in use 0..1: a light-to-dark blue ramp ending
+ * in the lanes' run colour's family, 101 steps. */
+/** @type {[number, number[]][]} */
+const HEAT_STOPS = [[0, [244, 246, 248]], [0.01, [222, 235, 247]], [0.25, [158, 202, 225]], [0.5, [66, 146, 198]], [0.75, [8, 102, 176]], [1, [8, 48, 107]]];
+export const HEAT = Array.from({ length: 101 }, (_, i) => {
+  const v = i / 100;
+  let k = 1;
+  while (k < HEAT_STOPS.length - 1 && HEAT_STOPS[k][0] < v) k++;
+  const [a, ca] = HEAT_STOPS[k - 1], [b, cb] = HEAT_STOPS[k];
+  const f = b > a ? Math.min(1, Math.max(0, (v - a) / (b - a))) : 1;
+  const c = ca.map((x, j) => Math.round(x + (cb[j] - x) * f));
+  return `rgb(${c[0]},${c[1]},${c[2]})`;
+});
+/** The colour of a share of cores in use; any use at all is told apart from none. */
+const heat = (v) => HEAT[v > 0 ? Math.max(1, Math.min(100, Math.round(v * 100))) : 0];
+/** `43 %`: a share as the heat map's tooltip and table show it. */
+const pct = (v) => `${v > 0 && v < 0.005 ? '<1' : Math.round(v * 100)} %`;
 
 /** The hatching of deferrals (and, crossed, of terminated tasks) on a 6 px tile. */
 function paintHatch(g, color, cross) {
@@ -173,17 +208,6 @@ export function utcLabel(epochMs, withDate, withTime) {
   return withDate && withTime ? `${date} ${time}` : withDate ? date : time;
 }
 
-/** `3 h 12 min`, `45 s`: a duration for people. */
-export function duration(ms) {
-  if (ms == null) return '—';
-  const s = Math.abs(ms) / 1000, sign = ms < 0 ? '-' : '';
-  if (s < 1) return `${sign}${Math.round(Math.abs(ms))} ms`;
-  if (s < 60) return `${sign}${+s.toFixed(1)} s`;
-  if (s < 3600) return `${sign}${Math.floor(s / 60)} min ${Math.round(s % 60)} s`;
-  if (s < 86400 * 2) return `${sign}${Math.floor(s / 3600)} h ${Math.round((s % 3600) / 60)} min`;
-  return `${sign}${(s / 86400).toFixed(1)} d`;
-}
-
 const STEPS = [1e3, 5e3, 15e3, 6e4, 3e5, 9e5, 18e5, 36e5, 108e5, 216e5, 432e5, 864e5, 1728e5, 6048e5];
 
 export class Timeline {
@@ -200,13 +224,23 @@ export class Timeline {
     this.canvas.tabIndex = 0;
     this.canvas.className = 'timeline-canvas';
     this.canvas.setAttribute('role', 'img');
-    this.canvas.setAttribute('aria-label', `${label}: drag or arrow keys to pan, wheel or +/- to zoom, shift+wheel or up/down to scroll hosts, click a bar to explain it, click the time axis to set the cursor`);
+    this.canvas.setAttribute('aria-label', `${label}: drag or arrow keys to pan, wheel or +/- to zoom, shift+wheel or up/down to scroll hosts, ctrl+wheel or [ and ] for thinner or taller lanes, click a host group's name to collapse it, click a bar to explain it, click the time axis to set the cursor`);
     this.canvas.dataset.testid = testid;
     this.tooltip = document.createElement('div');
     this.tooltip.className = 'tooltip';
     this.tooltip.hidden = true;
     this.tooltip.setAttribute('role', 'tooltip');
-    container.append(this.canvas, this.tooltip);
+    /** The run's overview (the wasm's answer value) and the handle it is for. */
+    this.overview = null;
+    this.run = null;
+    this.engine = null;
+    /** Collapsed host groups, by key; a lane row height chosen by the user (null: fit). */
+    this.collapsed = new Set();
+    this.rowHUser = null;
+    this.rowH = 3;
+    this.groups = [];
+    this.controls = this.makeControls();
+    container.append(this.canvas, this.tooltip, this.controls.root);
     this.ctx = this.canvas.getContext('2d');
     this.hatch = this.pattern(COLORS.green, false);
     this.crossHatch = this.pattern(COLORS.vermillion, true);
@@ -259,6 +293,175 @@ export class Timeline {
 
   setStale(stale) { this.stale = stale; this.invalidate(); }
 
+  /**
+   * The run the model is of (an engine run ref, or null): its overview is asked of the wasm a
+   * moment later (a run that another replaces at once is never asked about).
+   * @param {import('./engine.js').Engine} engine
+   * @param {{handle: number} | null} run
+   */
+  setRun(engine, run) {
+    this.engine = engine;
+    this.run = run;
+    this.tableFor = null;
+    clearTimeout(this.overviewTimer);
+    if (!run) { this.setOverview(null); return; }
+    this.overviewTimer = setTimeout(() => this.fetchOverview(run), 120);
+  }
+
+  async fetchOverview(run) {
+    const handle = await this.engine.runHandle(run);
+    if (this.run !== run || handle == null) return;
+    const answer = await this.engine.post('overview', [handle, OV_BUCKETS]);
+    if (this.run !== run) return;
+    if (answer.type !== 'success') { console.warn('overview:', answer.errors.map((e) => e.message).join('; ')); return; }
+    /** The run the overview on screen is of (the tests wait for it). */
+    this.overviewRun = run;
+    this.setOverview(answer.value);
+    if (this.controls.details.open) this.fillTable();
+  }
+
+  /** @param {import('./types/answers').Overview | null} overview */
+  setOverview(overview) {
+    this.overview = overview;
+    this.layout();
+    this.updateControls();
+    this.invalidate();
+  }
+
+  /** The overview when it is of the model shown (the same hosts), else null. */
+  ov() {
+    const o = this.overview, m = this.model;
+    if (!o || !m) return null;
+    const hosts = o.groups.reduce((n, g) => n + g.hosts, 0);
+    return hosts === m.hosts.length ? o : null;
+  }
+
+  /** Host groups of the lanes, in host order: the overview's when it has arrived; before, the
+   * same groups read from the hosts (consecutive hosts of one cluster and one kind named `G`,
+   * `G-0`, `G-1`, ...), so that the layout does not move when the overview arrives. */
+  laneGroups() {
+    const m = this.model, o = this.ov();
+    const groups = [];
+    const group = (cluster, name, first, count, cores, ov) =>
+      ({ key: `${cluster}/${name}`, cluster, name, first, count, info: `${count} × ${cores} cores`, ov, y: 0, collapsed: false });
+    if (o) {
+      for (const g of o.groups) if (g.hosts > 0) groups.push(group(g.cluster, g.name, g.firstHost, g.hosts, g.coresPerHost, g));
+    } else {
+      const h = m.hosts;
+      for (let l = 0; l < h.length;) {
+        const next = h[l + 1], own = h[l].name, bare = own.replace(/-\d+$/, '');
+        const same = (a, b) => b && a.cluster === b.cluster && a.cores === b.cores && a.memory === b.memory;
+        const base = same(h[l], next) && !next.name.startsWith(`${own}-`) && next.name.startsWith(`${bare}-`) ? bare : own;
+        let e = l + 1;
+        while (e < h.length && same(h[l], h[e]) && new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+$`).test(h[e].name)) e++;
+        groups.push(group(h[l].cluster, base, l, e - l, h[l].cores, null));
+        l = e;
+      }
+    }
+    if (m.lanes > m.hosts.length) groups.push({ key: 'never placed', cluster: '', name: '', first: m.hosts.length, count: 1, info: '', ov: null, y: 0, collapsed: false, unplaced: true });
+    return groups;
+  }
+
+  /** The groups of the overview strip and the toggles: every group of hosts. */
+  hostGroups() { return this.groups.filter((g) => !g.unplaced); }
+
+  /** Lane row height one step taller (+1) or thinner (-1) than now. */
+  zoomLanes(dir) {
+    const now = this.rowH;
+    const next = dir > 0 ? ROW_HEIGHTS.find((h) => h > now + 1e-9) : [...ROW_HEIGHTS].reverse().find((h) => h < now - 1e-9);
+    if (next == null) return;
+    // Keep the lane at the middle of the view where it is.
+    const m = this.model, plotH = this.height - this.plotTop;
+    let anchor = -1;
+    if (m) anchor = Math.max(0, lowerBound(this.laneY, 0, m.lanes, this.scrollY + plotH / 2) - 1);
+    const before = anchor >= 0 ? this.laneY[anchor] - this.scrollY : 0;
+    this.rowHUser = next;
+    this.layout();
+    if (anchor >= 0) { this.scrollY = this.laneY[anchor] - before; this.clampScroll(); }
+    this.updateControls();
+    this.invalidate();
+  }
+
+  toggleGroup(key) {
+    if (this.collapsed.has(key)) this.collapsed.delete(key); else this.collapsed.add(key);
+    this.layout();
+    this.updateControls();
+    this.invalidate();
+  }
+
+  /** The controls under the canvas: a toggle per host group, the lane height, and the overview
+   * as a table (for screen readers and for reading the figures). */
+  makeControls() {
+    const el = (tag, props = {}, ...kids) => {
+      const e = document.createElement(tag);
+      for (const [k, v] of Object.entries(props)) {
+        if (k === 'text') e.textContent = v; else e.setAttribute(k, v);
+      }
+      e.append(...kids);
+      return e;
+    };
+    const groups = el('span', { class: 'row', role: 'group', 'aria-label': 'Host groups', 'data-testid': 'group-toggles' });
+    const thinner = el('button', { type: 'button', 'aria-label': 'Thinner lanes', 'data-testid': 'lanes-thinner', text: '−' });
+    const taller = el('button', { type: 'button', 'aria-label': 'Taller lanes', 'data-testid': 'lanes-taller', text: '+' });
+    const height = el('output', { 'data-testid': 'lane-height', 'aria-live': 'polite' });
+    thinner.addEventListener('click', () => this.zoomLanes(-1));
+    taller.addEventListener('click', () => this.zoomLanes(1));
+    const lanes = el('span', { class: 'row' }, el('span', { text: 'Lane height' }), thinner, height, taller);
+    const table = el('table', { 'data-testid': 'overview-table' });
+    const details = el('details', { 'data-testid': 'overview-details' }, el('summary', { text: 'Cluster overview as a table' }), table);
+    details.addEventListener('toggle', () => { if (details.open) this.fillTable(); });
+    const root = el('div', { class: 'timeline-controls' }, el('div', { class: 'row hint' }, groups, lanes), details);
+    return { root, groups, height, table, details, el };
+  }
+
+  /** The group toggles and the lane height, as the state is now. */
+  updateControls() {
+    const { groups, height, el } = this.controls;
+    const keys = this.hostGroups().map((g) => g.key).join('\n');
+    if (groups.dataset.keys !== keys) {
+      groups.dataset.keys = keys;
+      const buttons = this.hostGroups().map((g) => {
+        const b = el('button', { type: 'button', 'data-testid': 'group-toggle', 'data-group': g.key });
+        b.addEventListener('click', () => this.toggleGroup(g.key));
+        return b;
+      });
+      groups.replaceChildren(...(buttons.length ? [el('span', { text: 'Host groups' }), ...buttons] : []));
+    }
+    for (const b of groups.querySelectorAll('button')) {
+      const key = b.dataset.group, open = !this.collapsed.has(key);
+      const g = this.groups.find((x) => x.key === key);
+      b.setAttribute('aria-expanded', String(open));
+      b.textContent = `${open ? '▾' : '▸'} ${key} (${g ? g.count : 0} hosts)`;
+    }
+    height.textContent = `${+this.rowH.toFixed(2)} px${this.aggregated ? ' (drawn per pixel)' : ''}`;
+    this.canvas.dataset.laneHeight = String(this.rowH);
+    this.canvas.dataset.laneMode = this.aggregated ? 'aggregated' : 'detailed';
+    this.canvas.dataset.collapsed = [...this.collapsed].join('\n');
+    this.canvas.dataset.overviewRows = this.ov() ? JSON.stringify(this.hostGroups().map((g) => g.key)) : '';
+  }
+
+  /** The overview's figures as a table: per group its summary and its use in a few buckets. */
+  async fillTable() {
+    const { table, el } = this.controls;
+    const run = this.run;
+    if (!run || !this.engine || this.tableFor === run) return;
+    const handle = await this.engine.runHandle(run);
+    if (handle == null || this.run !== run) return;
+    const answer = await this.engine.post('overview', [handle, TABLE_BUCKETS]);
+    if (this.run !== run || answer.type !== 'success') return;
+    this.tableFor = run;
+    const o = answer.value, epoch = this.model ? this.model.startEpochMs : 0;
+    const when = (i) => utcLabel(epoch + Math.round(i * o.bucketMs), true, true);
+    const head = el('tr', {}, el('th', { scope: 'col', text: 'host group' }), el('th', { scope: 'col', text: 'hosts × cores' }), el('th', { scope: 'col', text: 'figures' }),
+      ...o.groups[0]?.utilization.map((_, i) => el('th', { scope: 'col', text: `${when(i)} to ${when(i + 1)}` })) ?? []);
+    const rows = o.groups.map((g) => el('tr', { 'data-group': g.key }, el('th', { scope: 'row', text: g.key }),
+      el('td', { text: `${g.hosts} × ${g.coresPerHost}` }), el('td', { text: g.summary }),
+      ...g.utilization.map((v) => el('td', { text: pct(v) }))));
+    table.replaceChildren(
+      el('caption', { text: `${o.measure}, per ${o.bucketText} (UTC), for each host group` }),
+      el('thead', {}, head), el('tbody', {}, ...rows));
+  }
+
   select(taskIndex) { this.selected = taskIndex; this.invalidate(); }
 
   resize() {
@@ -272,26 +475,57 @@ export class Timeline {
     this.draw();
   }
 
-  get plotTop() { return AXIS_H + (this.hasCarbon() ? CARBON_H : 0) + 4; }
+  get plotTop() { return this.overviewTop + this.overviewH() + 4; }
+  get overviewTop() { return AXIS_H + (this.hasCarbon() ? CARBON_H : 0); }
   hasCarbon() { return !!(this.model && this.model.series.carbonIntensity.length); }
+
+  /** The height of one overview row: the strip takes at most a third of the canvas. */
+  ovRowH() {
+    const n = this.model ? this.hostGroups().length : 0;
+    if (!n) return 0;
+    return Math.max(3, Math.min(OV_ROW_MAX, Math.floor((this.height / 3 - OV_HEAD - OV_GAP) / n)));
+  }
+
+  overviewH() {
+    const n = this.model ? this.hostGroups().length : 0;
+    return n ? OV_HEAD + n * this.ovRowH() + OV_GAP : 0;
+  }
 
   layout() {
     const m = this.model;
     if (!m) return;
+    this.groups = this.laneGroups();
     let rows = 0;
     for (let l = 0; l < m.lanes; l++) rows += m.laneRows[l];
-    const avail = this.height - this.plotTop - 4;
-    this.rowH = Math.max(3, Math.min(14, Math.floor(avail / Math.max(1, rows))));
+    const avail = this.height - this.plotTop - 4 - this.groups.length * CLUSTER_GAP;
+    if (this.rowHUser != null) this.rowH = this.rowHUser;
+    else if (avail / Math.max(1, rows) >= 3 || m.lanes * 3 <= avail) this.rowH = Math.max(3, Math.min(14, Math.floor(avail / Math.max(1, rows))));
+    // Many hosts: one thin row per host, all of them in view.
+    else this.rowH = Math.max(ROW_HEIGHTS[0], Math.min(1.75, avail / m.lanes));
+    this.aggregated = this.rowH < AGGREGATE_BELOW;
+    const rowH = this.rowH;
     this.laneY = new Float64Array(m.lanes + 1);
+    this.laneH = new Float64Array(m.lanes);
     let y = 0;
-    for (let l = 0; l < m.lanes; l++) {
-      if (l === 0 || m.laneCluster[l] !== m.laneCluster[l - 1]) y += CLUSTER_GAP;
-      this.laneY[l] = y;
-      y += m.laneRows[l] * this.rowH + (this.rowH >= 6 ? 1 : 0);
+    for (const g of this.groups) {
+      y += CLUSTER_GAP;
+      g.y = y;
+      g.collapsed = this.collapsed.has(g.key);
+      if (g.collapsed) {
+        for (let l = g.first; l < g.first + g.count; l++) this.laneY[l] = y;
+        y += SUMMARY_H;
+        continue;
+      }
+      for (let l = g.first; l < g.first + g.count; l++) {
+        this.laneY[l] = y;
+        this.laneH[l] = this.aggregated ? rowH : m.laneRows[l] * rowH;
+        y += this.laneH[l] + (!this.aggregated && rowH >= 6 ? 1 : 0);
+      }
     }
     this.laneY[m.lanes] = y;
     this.totalH = y;
     this.clampScroll();
+    this.updateControls();
   }
 
   clampScroll() {
@@ -324,6 +558,7 @@ export class Timeline {
     this.drawLanes(top, H);
     this.drawAxis();
     if (this.hasCarbon()) this.drawCarbon();
+    this.drawOverview();
     if (view.cursorMs != null) {
       const x = this.x(view.cursorMs);
       if (x >= GUTTER && x <= W) {
@@ -361,30 +596,75 @@ export class Timeline {
   }
 
   drawLanes(top, H) {
-    const { ctx, model: m, view } = this;
-    const rowH = this.rowH, laneY = this.laneY;
+    const { ctx, model: m } = this;
+    const rowH = this.rowH, laneY = this.laneY, laneH = this.laneH;
     const yOff = top - this.scrollY;
     ctx.save();
     ctx.beginPath(); ctx.rect(0, top, this.width, H - top); ctx.clip();
-    // First visible lane by binary search on the lane offsets.
+    this.drawGroupHeads(yOff, top, H);
+    if (this.aggregated) this.drawAggregated(yOff, top, H);
+    else this.drawDetailed(yOff, top, H);
+    if (this.selected >= 0) {
+      ctx.strokeStyle = COLORS.black; ctx.lineWidth = 2;
+      const h = this.aggregated ? 3 : rowH;
+      for (let b = m.taskBarStart[this.selected]; b < m.taskBarStart[this.selected + 1]; b++) {
+        const j = m.taskBars[b];
+        if (!laneH[m.lane[j]]) continue;
+        const y = laneY[m.lane[j]] + yOff + this.rowOffset(j) - (this.aggregated ? 1 : 0);
+        const x0 = Math.max(GUTTER, this.x(m.from[j])), x1 = Math.max(x0 + 2, this.x(m.to[j]));
+        if (m.kind[j] === RUN) { ctx.fillStyle = COLORS.yellow; ctx.fillRect(x0, y, x1 - x0, h); }
+        ctx.strokeRect(x0, y, x1 - x0, h);
+      }
+    }
+    ctx.restore();
+    ctx.fillStyle = '#ffffff';
+  }
+
+  /** Each host group's heading (its name, hosts and cores, or a collapsed group's figures),
+   * and a collapsed group's summary row: its share of cores in use over time. */
+  drawGroupHeads(yOff, top, H) {
+    const { ctx } = this;
+    for (const [i, g] of this.groups.entries()) {
+      const y = g.y + yOff;
+      const bottom = y + (g.collapsed ? SUMMARY_H : this.laneY[g.first + g.count] - g.y);
+      if (bottom < top - CLUSTER_GAP || y - CLUSTER_GAP > H) continue;
+      if (i > 0) { ctx.fillStyle = '#999'; ctx.fillRect(0, y - CLUSTER_GAP, this.width, 1); }
+      ctx.fillStyle = '#222'; ctx.font = 'bold 11px system-ui, sans-serif';
+      // The cluster's name as its own text (an SVG export keeps it searchable), then the group's.
+      const parts = g.unplaced ? [g.key] : [g.collapsed ? '▸' : '▾', g.cluster, `/${g.name}`];
+      let after = 4;
+      for (const [k, part] of parts.entries()) {
+        ctx.fillText(part, after, y - CLUSTER_GAP / 2);
+        after += ctx.measureText(part).width + (k === 0 && !g.unplaced ? 4 : 0);
+      }
+      after += 8;
+      ctx.font = '11px system-ui, sans-serif'; ctx.fillStyle = '#555';
+      const info = g.collapsed && g.ov ? `${g.info} · ${g.ov.summary}` : g.info;
+      if (info) ctx.fillText(info, Math.max(after, GUTTER), y - CLUSTER_GAP / 2);
+      if (g.collapsed) {
+        if (g.ov) this.drawHeatRow(g.ov.utilization, y + 1, SUMMARY_H - 3);
+        else { ctx.fillStyle = '#eee'; ctx.fillRect(GUTTER, y + 1, this.width - GUTTER, SUMMARY_H - 3); }
+        ctx.fillStyle = '#555';
+        ctx.fillText(`${g.count} hosts`, 14, y + SUMMARY_H / 2 - 1, GUTTER - 18);
+      }
+    }
+  }
+
+  /** Lanes with a row per concurrent task: every bar, host names when a lane is tall enough. */
+  drawDetailed(yOff, top, H) {
+    const { ctx, model: m, view } = this;
+    const rowH = this.rowH, laneY = this.laneY, laneH = this.laneH;
     let l = Math.max(0, lowerBound(laneY, 0, m.lanes, this.scrollY) - 1);
-    const showNames = rowH * 1 >= 9;
     let style = null;
     const setFill = (s) => { if (s !== style) { ctx.fillStyle = s; style = s; } };
+    ctx.font = '11px system-ui, sans-serif';
     for (; l < m.lanes; l++) {
       const ly = laneY[l] + yOff;
       if (ly > H) break;
-      const lh = m.laneRows[l] * rowH;
-      if (ly + lh < top) continue;
+      const lh = laneH[l];
+      if (!lh || ly + lh < top) continue;
       if (l % 2 === 1) { setFill('#f3f3f3'); ctx.fillRect(GUTTER, ly, this.width - GUTTER, lh); }
-      if (l === 0 || m.laneCluster[l] !== m.laneCluster[l - 1]) {
-        setFill('#222'); ctx.font = 'bold 11px system-ui, sans-serif';
-        ctx.fillText(m.laneCluster[l] || '', 4, ly - CLUSTER_GAP / 2);
-        ctx.fillStyle = '#999'; style = '#999';
-        if (l > 0) ctx.fillRect(0, ly - CLUSTER_GAP, this.width, 1);
-        ctx.font = '11px system-ui, sans-serif';
-      }
-      if (showNames) { setFill('#333'); ctx.fillText(m.laneName[l], 14, ly + Math.min(lh, rowH) / 2, GUTTER - 18); }
+      if (lh >= 9) { setFill('#333'); ctx.fillText(m.laneName[l], 14, ly + Math.min(lh, Math.max(rowH, 12)) / 2, GUTTER - 18); }
       const lo = m.laneStart[l], hi = m.laneStart[l + 1];
       let j = lowerBound(m.from, lo, hi, view.t0 - m.laneMaxDur[l]);
       for (; j < hi; j++) {
@@ -400,34 +680,143 @@ export class Timeline {
         const k = m.kind[j];
         if (k === RUN) {
           setFill(m.missed[m.task[j]] ? COLORS.purple : COLORS.blue);
-          ctx.fillRect(x0, y + 0.5, x1 - x0, rowH - 1);
+          ctx.fillRect(x0, y + 0.5, x1 - x0, Math.max(1, rowH - 1));
         } else if (k === WAIT) {
           setFill('#6e6e6e');
           ctx.fillRect(x0, y + rowH / 2 - 0.5, x1 - x0, 1);
         } else if (k === DEFER) {
           ctx.fillStyle = this.hatch; style = null;
-          ctx.fillRect(x0, y + 0.5, x1 - x0, rowH - 1);
+          ctx.fillRect(x0, y + 0.5, x1 - x0, Math.max(1, rowH - 1));
         } else if (k === PAUSE) {
           ctx.strokeStyle = COLORS.orange; ctx.lineWidth = 1.5;
-          ctx.strokeRect(x0 + 0.75, y + 1, Math.max(0.5, x1 - x0 - 1.5), rowH - 2);
+          ctx.strokeRect(x0 + 0.75, y + 1, Math.max(0.5, x1 - x0 - 1.5), Math.max(0.5, rowH - 2));
         } else {
           ctx.fillStyle = this.crossHatch; style = null;
-          ctx.fillRect(x0, y + 0.5, Math.max(3, x1 - x0), rowH - 1);
+          ctx.fillRect(x0, y + 0.5, Math.max(3, x1 - x0), Math.max(1, rowH - 1));
         }
       }
     }
-    if (this.selected >= 0) {
-      ctx.strokeStyle = COLORS.black; ctx.lineWidth = 2;
-      for (let b = m.taskBarStart[this.selected]; b < m.taskBarStart[this.selected + 1]; b++) {
-        const j = m.taskBars[b];
-        const y = laneY[m.lane[j]] + yOff + m.row[j] * rowH;
-        const x0 = Math.max(GUTTER, this.x(m.from[j])), x1 = Math.max(x0 + 2, this.x(m.to[j]));
-        if (m.kind[j] === RUN) { ctx.fillStyle = COLORS.yellow; ctx.fillRect(x0, y, x1 - x0, rowH); }
-        ctx.strokeRect(x0, y, x1 - x0, rowH);
+  }
+
+  /**
+   * Lanes thinner than AGGREGATE_BELOW px: the hosts whose lanes start in one pixel row are
+   * drawn together, each pixel column coloured by their mean share of cores in use there (the
+   * overview's scale), from the run spans (cores x covered part of the pixel, per host).
+   */
+  drawAggregated(yOff, top, H) {
+    const { ctx, model: m, view } = this;
+    const laneY = this.laneY, laneH = this.laneH;
+    const x0p = GUTTER, w = Math.max(1, Math.ceil(this.width - 8 - GUTTER));
+    const acc = new Float64Array(w + 1), diff = new Float64Array(w + 2);
+    const msPerPx = (view.t1 - view.t0) / (this.width - GUTTER - 8);
+    let l = Math.max(0, lowerBound(laneY, 0, m.lanes, this.scrollY) - 1);
+    let labelBelow = -Infinity;
+    ctx.font = '10px system-ui, sans-serif';
+    while (l < m.lanes) {
+      if (!laneH[l]) { l++; continue; }
+      const y = laneY[l] + yOff;
+      if (y > H) break;
+      // The lanes that start in this pixel row.
+      const row = Math.floor(y);
+      let end = l, hosts = 0;
+      acc.fill(0); diff.fill(0);
+      for (; end < m.lanes && laneH[end] && Math.floor(laneY[end] + yOff) === row; end++) {
+        hosts++;
+        const cores = m.hosts[end] ? m.hosts[end].cores : 0;
+        if (!cores) continue;
+        const lo = m.laneStart[end], hi = m.laneStart[end + 1];
+        for (let j = lowerBound(m.from, lo, hi, view.t0 - m.laneMaxDur[end]); j < hi && m.from[j] <= view.t1; j++) {
+          if (m.kind[j] !== RUN || m.to[j] < view.t0) continue;
+          const share = m.tasks[m.task[j]].cpuCount / cores;
+          const a = Math.max(0, (m.from[j] - view.t0) / msPerPx), b = Math.min(w, (m.to[j] - view.t0) / msPerPx);
+          if (b <= a) continue;
+          const ia = Math.floor(a), ib = Math.floor(b);
+          if (ia === ib) { acc[ia] += share * (b - a); continue; }
+          acc[ia] += share * (ia + 1 - a);
+          acc[ib] += share * (b - ib);
+          diff[ia + 1] += share; diff[ib] -= share;
+        }
+      }
+      const bottom = Math.max(row + 1, laneY[end - 1] + yOff + laneH[end - 1]);
+      if (bottom >= top && hosts) {
+        let run = 0, start = 0, color = null;
+        for (let i = 0; i <= w; i++) {
+          run += diff[i];
+          const c = i < w ? heat(Math.min(1, (acc[i] + run) / hosts)) : null;
+          if (c !== color) {
+            if (color && color !== HEAT[0]) { ctx.fillStyle = color; ctx.fillRect(x0p + start, row, i - start, bottom - row); }
+            color = c; start = i;
+          }
+        }
+        // A host's name now and then, so that the rows can be told apart.
+        if (row >= labelBelow && row >= top) {
+          ctx.fillStyle = '#555';
+          ctx.fillRect(GUTTER - 4, row, 3, 1);
+          ctx.fillText(m.laneName[l], 14, row + 5, GUTTER - 20);
+          labelBelow = row + 28;
+        }
+      }
+      l = end;
+    }
+  }
+
+  /** One heat-map row of a group's buckets, each pixel column the mean of its buckets. */
+  drawHeatRow(values, y, h) {
+    const { ctx, view } = this;
+    const o = this.ov();
+    if (!o || !values.length || o.bucketMs <= 0) return;
+    const n = values.length;
+    const i0 = Math.max(0, Math.floor(view.t0 / o.bucketMs)), i1 = Math.min(n - 1, Math.floor(view.t1 / o.bucketMs));
+    let px = -1, sum = 0, count = 0;
+    const flush = () => {
+      if (count) {
+        const from = Math.max(GUTTER, px), to = Math.min(this.width - 8, this.x(Math.min(o.makespanMs, (i0b + 1) * o.bucketMs)));
+        ctx.fillStyle = heat(sum / count);
+        ctx.fillRect(from, y, Math.max(1, to - from), h);
+      }
+    };
+    let i0b = i0;
+    for (let i = i0; i <= i1; i++) {
+      const x = Math.floor(this.x(i * o.bucketMs));
+      if (x !== px) { flush(); px = x; sum = 0; count = 0; }
+      sum += values[i]; count++; i0b = i;
+    }
+    flush();
+  }
+
+  /** The overview strip: its title and colour scale, then a labelled heat-map row per host
+   * group. */
+  drawOverview() {
+    const { ctx } = this;
+    const o = this.ov(), groups = this.hostGroups();
+    if (!groups.length) return;
+    const top = this.overviewTop, rh = this.ovRowH();
+    ctx.fillStyle = '#ffffff'; ctx.fillRect(0, top, this.width, this.overviewH());
+    ctx.fillStyle = '#222'; ctx.font = 'bold 11px system-ui, sans-serif';
+    ctx.fillText('Cores in use', 4, top + OV_HEAD / 2);
+    // The colour scale, at the right of the title line.
+    const scaleW = 120, sx = this.width - 8 - scaleW - 34, sy = top + 4;
+    for (let i = 0; i < scaleW; i++) { ctx.fillStyle = heat(i / (scaleW - 1)); ctx.fillRect(sx + i, sy, 1, 8); }
+    ctx.strokeStyle = '#999'; ctx.lineWidth = 1; ctx.strokeRect(sx - 0.5, sy - 0.5, scaleW + 1, 9);
+    ctx.font = '11px system-ui, sans-serif'; ctx.fillStyle = '#333';
+    ctx.fillText('0 %', sx - 26, top + OV_HEAD / 2);
+    ctx.fillText('100 %', sx + scaleW + 4, top + OV_HEAD / 2);
+    ctx.fillStyle = '#555';
+    ctx.fillText(o ? `each host group's share of cores held by running tasks, per ${o.bucketText}` : 'each host group\'s share of cores held by running tasks…',
+      GUTTER, top + OV_HEAD / 2, Math.max(40, sx - 34 - GUTTER));
+    ctx.save();
+    ctx.beginPath(); ctx.rect(0, top + OV_HEAD, this.width, groups.length * rh); ctx.clip();
+    for (const [i, g] of groups.entries()) {
+      const y = top + OV_HEAD + i * rh;
+      ctx.fillStyle = HEAT[0]; ctx.fillRect(GUTTER, y, this.width - 8 - GUTTER, rh - 1);
+      if (g.ov) this.drawHeatRow(g.ov.utilization, y, rh - 1);
+      if (rh >= 9) {
+        ctx.fillStyle = '#222'; ctx.font = '11px system-ui, sans-serif';
+        ctx.fillText(`${this.collapsed.has(g.key) ? '▸' : '▾'} ${g.key}`, 4, y + rh / 2, GUTTER - 8);
       }
     }
     ctx.restore();
-    setFill('#ffffff');
+    ctx.fillStyle = '#ccc'; ctx.fillRect(GUTTER, top + this.overviewH() - OV_GAP / 2, this.width - GUTTER, 1);
   }
 
   drawAxis() {
@@ -487,10 +876,10 @@ export class Timeline {
   /** The bar under a point, preferring a run span; -1 when none. */
   hit(px, py) {
     const m = this.model;
-    if (!m || py < this.plotTop || px < GUTTER) return -1;
+    if (!m || py < this.plotTop || px < GUTTER || this.aggregated) return -1;
     const yy = py - this.plotTop + this.scrollY;
     const l = lowerBound(this.laneY, 0, m.lanes + 1, yy + 0.001) - 1;
-    if (l < 0 || l >= m.lanes) return -1;
+    if (l < 0 || l >= m.lanes || !this.laneH[l] || yy >= this.laneY[l] + this.laneH[l]) return -1;
     const row = Math.floor((yy - this.laneY[l]) / this.rowH);
     if (row < 0 || row >= m.laneRows[l]) return -1;
     const t = this.t(px), slack = (3 * (this.view.t1 - this.view.t0)) / this.width;
@@ -503,8 +892,67 @@ export class Timeline {
     return best;
   }
 
+  /** The overview row under a point (its group), or null. */
+  overviewAt(py) {
+    const groups = this.hostGroups(), rh = this.ovRowH();
+    if (!rh) return null;
+    const i = Math.floor((py - this.overviewTop - OV_HEAD) / rh);
+    return i >= 0 && i < groups.length ? groups[i] : null;
+  }
+
+  /** The lane group whose heading (or collapsed summary row) is under a point, or null. */
+  groupHeadAt(py) {
+    if (py < this.plotTop) return null;
+    const yy = py - this.plotTop + this.scrollY;
+    for (const g of this.groups) {
+      if (yy >= g.y - CLUSTER_GAP && (yy < g.y || (g.collapsed && yy < g.y + SUMMARY_H))) return g;
+    }
+    return null;
+  }
+
+  /** The lane under a point in the per-pixel drawing, or -1. */
+  laneAt(py) {
+    const m = this.model;
+    if (!m || py < this.plotTop) return -1;
+    const yy = py - this.plotTop + this.scrollY;
+    const l = lowerBound(this.laneY, 0, m.lanes + 1, yy + 0.001) - 1;
+    return l >= 0 && l < m.lanes && this.laneH[l] && yy < this.laneY[l] + Math.max(1, this.laneH[l]) ? l : -1;
+  }
+
+  /** A tooltip of lines, or none. */
+  tip(lines, px, py) {
+    if (!lines) { this.tooltip.hidden = true; return; }
+    this.tooltip.replaceChildren(...lines.map((s) => { const d = document.createElement('div'); d.textContent = s; return d; }));
+    this.tooltip.hidden = false;
+    this.tooltip.style.left = `${Math.max(0, Math.min(px + 14, this.width - 300))}px`;
+    this.tooltip.style.top = `${py + 16}px`;
+  }
+
+  /** What is under the pointer outside the bars: an overview cell, a group heading, a thin lane. */
+  hoverLines(px, py) {
+    const m = this.model, o = this.ov();
+    if (!m) return null;
+    const row = py >= this.overviewTop && py < this.plotTop - 4 ? this.overviewAt(py) : null;
+    const g = row && row.ov;
+    if (g && o) {
+      const folded = this.collapsed.has(g.key);
+      if (px < GUTTER) return [`${g.key}: ${g.hosts} hosts × ${g.coresPerHost} cores`, g.summary, `click to ${folded ? 'show' : 'collapse'} its lanes`];
+      const i = Math.floor(this.t(px) / o.bucketMs);
+      if (i < 0 || i >= g.utilization.length) return null;
+      const at = (k) => utcLabel(m.startEpochMs + Math.round(k * o.bucketMs), true, true);
+      return [`${g.key}: ${pct(g.utilization[i])} of ${g.cores} cores in use`, `${at(i)} → ${at(i + 1)} UTC`];
+    }
+    const head = this.groupHeadAt(py);
+    if (head && head.ov) return [`${head.key}: ${head.info}`, head.ov.summary, `click to ${head.collapsed ? 'show' : 'collapse'} its lanes`];
+    if (this.aggregated && px >= GUTTER) {
+      const l = this.laneAt(py);
+      if (l >= 0) return [`${m.laneName[l]}${m.hosts[l] ? ` (${m.hosts[l].cores} cores)` : ''}`, 'lanes thinner than 2 px show the share of cores in use; ] or ctrl+wheel up for taller lanes and their tasks'];
+    }
+    return null;
+  }
+
   showTooltip(j, px, py) {
-    if (j < 0) { this.tooltip.hidden = true; return; }
+    if (j < 0) { this.tip(this.hoverLines(px, py), px, py); return; }
     const m = this.model, t = m.tasks[m.task[j]];
     const lines = [
       `${t.name} (id ${t.id})`,
@@ -551,6 +999,9 @@ export class Timeline {
       const d = drag; drag = null;
       if (!d || d.moved || !this.model) return;
       const [x, y] = pos(e);
+      // A host group's name (in the overview or over its lanes) collapses or shows its lanes.
+      const key = y < this.plotTop ? (x < GUTTER && y >= this.overviewTop ? this.overviewAt(y)?.key : null) : this.groupHeadAt(y)?.key;
+      if (key && this.hostGroups().some((g) => g.key === key)) { this.toggleGroup(key); return; }
       if (x < GUTTER) return;
       if (y < this.plotTop || this.cursorMode) { this.setCursor(this.t(x)); return; }
       const j = this.hit(x, y);
@@ -560,7 +1011,11 @@ export class Timeline {
       if (!this.model) return;
       e.preventDefault();
       const [x] = pos(e);
-      if (e.shiftKey) { this.scrollY += e.deltaY; this.clampScroll(); this.invalidate(); }
+      if (e.ctrlKey || e.metaKey) {
+        // Lane height, one step per notch (a trackpad's pinch comes as ctrl+wheel too).
+        this.wheelLanes = (this.wheelLanes || 0) + e.deltaY;
+        if (Math.abs(this.wheelLanes) >= 40) { this.zoomLanes(this.wheelLanes < 0 ? 1 : -1); this.wheelLanes = 0; }
+      } else if (e.shiftKey) { this.scrollY += e.deltaY; this.clampScroll(); this.invalidate(); }
       else if (Math.abs(e.deltaX) > Math.abs(e.deltaY)) this.view.pan((e.deltaX * (this.view.t1 - this.view.t0)) / this.width);
       else this.view.zoom(Math.exp(e.deltaY * 0.0015), this.t(Math.max(GUTTER, x)));
     }, { passive: false });
@@ -574,6 +1029,7 @@ export class Timeline {
         ArrowDown: () => { this.scrollY += 40; this.clampScroll(); this.invalidate(); },
         0: () => this.view.set(this.view.min, this.view.max), Home: () => this.view.set(this.view.min, this.view.max),
         c: () => this.setCursor(this.view.cursorMs ?? mid),
+        ']': () => this.zoomLanes(1), '[': () => this.zoomLanes(-1),
       };
       if (keys[e.key]) { e.preventDefault(); keys[e.key](); }
     });
@@ -587,18 +1043,23 @@ export class Timeline {
     let j = -1;
     for (let b = m.taskBarStart[ti]; b < m.taskBarStart[ti + 1]; b++) if (j < 0 || m.kind[m.taskBars[b]] === RUN) { j = m.taskBars[b]; if (m.kind[j] === RUN) break; }
     if (j < 0) return null;
+    const group = this.groups.find((g) => m.lane[j] >= g.first && m.lane[j] < g.first + g.count);
+    if (group && group.collapsed) this.toggleGroup(group.key);
     const span = this.view.t1 - this.view.t0;
     if (m.from[j] < this.view.t0 || m.to[j] > this.view.t1) {
       const len = Math.max(span, (m.to[j] - m.from[j]) * 1.5);
       this.view.set((m.from[j] + m.to[j]) / 2 - len / 2, (m.from[j] + m.to[j]) / 2 + len / 2);
     }
-    const y = this.laneY[m.lane[j]] + m.row[j] * this.rowH;
+    const y = this.laneY[m.lane[j]] + this.rowOffset(j);
     const plotH = this.height - this.plotTop;
     if (y < this.scrollY || y + this.rowH > this.scrollY + plotH) { this.scrollY = y - plotH / 3; this.clampScroll(); }
     this.invalidate();
     const x0 = Math.max(GUTTER, this.x(m.from[j])), x1 = Math.min(this.width - 8, this.x(m.to[j]));
     return { x: (x0 + x1) / 2, y: this.plotTop + y - this.scrollY + this.rowH / 2 };
   }
+
+  /** Where bar j's row starts in its lane (one row per lane when drawn per pixel). */
+  rowOffset(j) { return this.aggregated ? 0 : this.model.row[j] * this.rowH; }
 
   setCursor(ms) {
     this.view.cursorMs = Math.max(0, Math.round(ms));

@@ -125,12 +125,18 @@ pub fn expand(text: &str) -> Answer<Value> {
 pub fn sweep_settings(text: &str) -> Answer<Vec<SweepSetting>> {
     guard(|| match policy::policy_from_text(text) {
         Err(errors) => Answer::Failure { errors },
-        Ok((p, _)) => Answer::Success {
-            value: crate::sweep::settings(&expand::to_json(&p))
+        Ok((p, _)) => {
+            let explicit = expand::to_json(&p);
+            let value = crate::sweep::settings(&explicit)
                 .into_iter()
-                .map(|(pointer, value)| SweepSetting { pointer, value })
-                .collect(),
-        },
+                .map(|(pointer, value)| SweepSetting {
+                    label: crate::sweep::setting_label(&explicit, &pointer),
+                    pointer,
+                    value,
+                })
+                .collect();
+            Answer::Success { value }
+        }
     })
 }
 
@@ -139,6 +145,8 @@ pub fn sweep_settings(text: &str) -> Answer<Vec<SweepSetting>> {
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct SweepSetting {
     pub pointer: String,
+    /// How the setting reads (`Ram filter: allocation ratio`).
+    pub label: String,
     pub value: Value,
 }
 
@@ -341,5 +349,6 @@ pub mod export;
 pub mod handles;
 pub mod limits;
 pub mod opendc_notes;
+pub mod overview;
 pub mod runs;
 pub mod sweeps;

@@ -63,7 +63,11 @@ expansion: JsonValue, };
 /**
  * A setting a sweep can vary: a JSON Pointer into the policy's explicit form, and its value.
  */
-export type SweepSetting = { pointer: string, value: JsonValue, };
+export type SweepSetting = { pointer: string, 
+/**
+ * How the setting reads (`Ram filter: allocation ratio`).
+ */
+label: string, value: JsonValue, };
 
 /**
  * One decision case's outcome, or those of an array of cases.
@@ -760,8 +764,72 @@ labels?: Array<string>,
  */
 baseline?: number, };
 
+/**
+ * A run's overview: the buckets and one entry per host group, in topology order.
+ */
+export type Overview = { 
+/**
+ * The run's end, simulation ms: the buckets cover `[0, makespanMs]`.
+ */
+makespanMs: number, buckets: number, 
+/**
+ * The length of one bucket, ms (`makespanMs / buckets`, not rounded).
+ */
+bucketMs: number, 
+/**
+ * The length of one bucket for people (`5 min 2 s`).
+ */
+bucketText: string, 
+/**
+ * What a bucket's value is, for a legend.
+ */
+measure: string, groups: Array<GroupOverview>, };
+
+/**
+ * One host group: who it is, where its hosts are among the result's hosts, its use over time
+ * and its figures.
+ */
+export type GroupOverview = { 
+/**
+ * `cluster/group`, as the run options' `hostCounts` name it.
+ */
+key: string, cluster: string, name: string, 
+/**
+ * The index of the group's first host in the result's `hosts` (its hosts follow it).
+ */
+firstHost: number, hosts: number, coresPerHost: number, 
+/**
+ * Cores of the whole group.
+ */
+cores: number, 
+/**
+ * Per bucket, the mean fraction of the group's cores in use (0 to 1).
+ */
+utilization: Array<number>, 
+/**
+ * The largest bucket value.
+ */
+peak: number, 
+/**
+ * The mean fraction of the group's cores in use over the whole run.
+ */
+meanUtilization: number, 
+/**
+ * Tasks with at least one run span on the group's hosts.
+ */
+tasksRun: number, 
+/**
+ * The fraction of the group's host time with at least one task running.
+ */
+busyFraction: number, energyJ: number, idleEnergyJ: number, dynamicEnergyJ: number, carbonG?: number, 
+/**
+ * The group's figures in a line for people (a collapsed group's summary row).
+ */
+summary: string, };
+
 /** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet
- * exports answer the object itself). `lastPanic` answers plain text, `start` nothing. */
+ * exports answer the object itself). `lastPanic`, `formatDuration`,
+ * `formatDurationDifference` and `axisTicks` answer plain text, `start` nothing. */
 export interface Answers {
   check: Answer<CheckReport>;
   expand: Answer<JsonValue>;
@@ -787,6 +855,7 @@ export interface Answers {
   sweepSettings: Answer<Array<SweepSetting>>;
   queueAt: Answer<QueueSnapshot>;
   compare: Answer<Comparison>;
+  overview: Answer<Overview>;
   exportScenario: Answer<string>;
   exportOpenDcExperiment: Answer<OpenDcExport>;
   exportWorkloadParquet: Answer<WorkloadParquet>;
