@@ -60,6 +60,13 @@ fn power_at_its_change_points() {
         r.series.running_tasks,
         vec![(0, 1), (60_000, 2), (600_000, 1), (660_000, 0)]
     );
+    // Per host: A ran both tasks, busy from 0 to 660 s; B ran none.
+    let hosts: Vec<(&str, u64, i64)> = r
+        .hosts
+        .iter()
+        .map(|h| (h.name.as_str(), h.tasks_run, h.busy_ms))
+        .collect();
+    assert_eq!(hosts, vec![("A", 2, 660_000), ("B", 0, 0)]);
 }
 
 /// The same run averaged over 100 s windows: [0, 100 s) holds 212.5 W for 60 s and 225 W for

@@ -114,6 +114,7 @@ export const OVERVIEW_TESTS = [
     await page.locator(TL).hover({ position: { x: 200, y: g.headY } });
     await page.waitForSelector('#timeline-a .tooltip:not([hidden])');
     assert.match(await page.textContent('#timeline-a .tooltip'), /C01\/H01: 277 × 16 cores6,295 tasks · [\d.]+ % of cores in use/);
+    await page.locator('#timeline-a').screenshot({ path: path.join(SHOTS, 'overview-surf_week-collapsed.png') });
     // A click on the group's name in the overview strip shows its lanes again.
     const rowY = await page.evaluate(() => { const t = window.__playground.timelines[0]; return t.overviewTop + 16 + t.ovRowH() / 2; });
     await page.locator(TL).click({ position: { x: 30, y: rowY } });

@@ -325,12 +325,11 @@ impl Simulation<'_> {
             run.2 = t;
         }
         let demand = tk.demand;
-        // The task's queued event is now stale (its generation moves on). With merged
-        // fragments it lies later than the unmerged run's would, which changes only the count
-        // of instants, and a merged run never meets the instant limit (see
-        // `unmerge_near_limit`: the boundaries it stepped over are counted, among them the one
-        // where the unmerged run has this stale event).
-        tk.generation += 1;
+        // The task's queued event is now stale: it is ignored while the task is not running,
+        // and its next start moves the generation on. With merged fragments it lies later than
+        // the unmerged run's would, which changes only the count of instants, and a merged run
+        // never meets the instant limit (see `unmerge_near_limit`: the boundaries it stepped
+        // over are counted, among them the one where the unmerged run has this stale event).
         self.running_count -= 1;
         let before = self.hosts[h].instance_count;
         self.hosts[h].release(&demand);
