@@ -163,6 +163,38 @@ test('a pause explains when the task stopper paused the task and the work left',
   assert.match(text, /remaining work 2 h 3 min$/);
 });
 
+test('the task list is one Tab stop, moved in by arrow keys, and lists both policies', async ({ page, url }) => {
+  await open(page, url);
+  await page.fill('[data-testid=task-search]', 'job-000');
+  const focused = () => page.evaluate(() => {
+    const e = document.activeElement;
+    return e?.dataset.testid === 'task-list-item' ? `${e.dataset.policy}:${e.dataset.task}` : e?.dataset.testid || e?.tagName;
+  });
+  await page.focus('[data-testid=task-search]');
+  await page.keyboard.press('Tab');
+  assert.equal(await focused(), 'A:0', 'Tab enters the list at its first task');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await focused(), 'A:2');
+  await page.keyboard.press('End');
+  assert.equal(await focused(), 'A:9', 'job-0000 to job-0009 match');
+  await page.keyboard.press('Tab');
+  assert.notEqual((await focused()).split(':')[0], 'A', 'one Tab leaves the list');
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await focused(), 'A:9', 'Shift+Tab comes back to the task last focused');
+  assert.equal(await page.$$eval('[data-testid=task-list-item][tabindex="0"]', (b) => b.length), 1);
+  // Comparing, B's tasks are listed too, and Enter on one explains it in B's run.
+  const n = await runs(page);
+  await page.click('[data-testid=compare-toggle]');
+  await waitRun(page, n);
+  await page.fill('[data-testid=task-search]', 'job-0005');
+  const labels = await page.$$eval('[data-testid=task-list-item]', (b) => b.map((x) => x.textContent.split(' (')[0]));
+  assert.deepEqual(labels, ['A · job-0005', 'B · job-0005']);
+  await page.focus('[data-testid=task-list-item][data-policy=B]');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => window.__playground.state.selected?.which === 1);
+});
+
 /** Every "N ms" of the page's rendered text with N above 10,000: a raw millisecond count. */
 async function rawMilliseconds(page) {
   const text = await page.evaluate(() => document.body.innerText);

@@ -89,25 +89,45 @@ export function renderExplanation(el, task, answer, epoch) {
   el.append(h('p', {}, `${decisions.length} decision${decisions.length === 1 ? '' : 's'}${answer.value.omitted ? ` (${answer.value.omitted} more not kept)` : ''}`), ...items);
 }
 
-/** The searchable list of tasks of a result; `onPick(taskId)`. */
+/** The searchable list of tasks of the results shown (A's, and B's when comparing);
+ * `onPick(which, taskId)` with which 0 for A, 1 for B. The list is one Tab stop: the arrow keys,
+ * Home and End move inside it (a roving tabindex), so 100 tasks do not fill the Tab order. */
 export function createTaskList(el, onPick) {
   const input = h('input', { type: 'search', id: 'task-search', placeholder: 'id or name', 'data-testid': 'task-search', 'aria-label': 'Search tasks by id or name' });
-  const list = h('ul', { class: 'task-list', 'data-testid': 'task-list' });
+  const list = h('ul', { class: 'task-list', 'data-testid': 'task-list', 'aria-label': 'Tasks (arrow keys move in the list)' });
   const note = h('p', { class: 'note' });
   el.append(h('label', { for: 'task-search' }, 'Find a task '), input, note, list);
-  let tasks = [];
+  /** @type {any[][]} the tasks of A and of B */
+  let results = [[], []];
   const render = () => {
     const q = input.value.trim().toLowerCase();
+    const both = results[1].length > 0;
     const found = [];
-    for (const t of tasks) {
-      if (!q || t.id.toLowerCase().includes(q) || t.name.toLowerCase().includes(q)) found.push(t);
-      if (found.length > 100) break;
+    for (const [which, tasks] of results.entries()) {
+      for (const t of tasks) {
+        if (found.length > 100) break;
+        if (!q || t.id.toLowerCase().includes(q) || t.name.toLowerCase().includes(q)) found.push({ which, t });
+      }
     }
-    list.replaceChildren(...found.slice(0, 100).map((t) => h('li', {},
-      h('button', { type: 'button', 'data-testid': 'task-list-item', 'data-task': t.id, onclick: () => onPick(t.id) },
-        `${t.name} (${t.id})${t.state === 'completed' ? '' : ` — ${t.state}`}${t.waitMs ? `, waited ${duration(t.waitMs)}` : ''}${t.deferrals.length ? ', deferred' : ''}`))));
+    list.replaceChildren(...found.slice(0, 100).map(({ which, t }, i) => h('li', {},
+      h('button', {
+        type: 'button', 'data-testid': 'task-list-item', 'data-task': t.id, 'data-policy': which ? 'B' : 'A',
+        tabindex: i === 0 ? '0' : '-1', onclick: () => onPick(which, t.id),
+      }, `${both ? `${which ? 'B' : 'A'} · ` : ''}${t.name} (${t.id})${t.state === 'completed' ? '' : ` — ${t.state}`}${t.waitMs ? `, waited ${duration(t.waitMs)}` : ''}${t.deferrals.length ? ', deferred' : ''}`))));
     note.textContent = found.length > 100 ? 'showing the first 100 matches; type to narrow' : `${found.length} match${found.length === 1 ? '' : 'es'}`;
   };
+  // The roving tabindex: the focused item is the list's one Tab stop.
+  list.addEventListener('keydown', (e) => {
+    const items = [...list.querySelectorAll('button')];
+    const at = items.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
+    if (at < 0) return;
+    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
+    if (to == null) return;
+    e.preventDefault();
+    const next = items[Math.max(0, Math.min(items.length - 1, to))];
+    for (const b of items) b.tabIndex = b === next ? 0 : -1;
+    next.focus();
+  });
   input.addEventListener('input', render);
-  return { setTasks(t) { tasks = t; render(); } };
+  return { setTasks(a, b = []) { results = [a, b]; render(); } };
 }

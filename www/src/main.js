@@ -244,7 +244,7 @@ function showResults() {
   timelines[1].setRun(sim, b ? b.run : null);
   $('timeline-b-wrap').hidden = !b;
   $('timeline-a-label').hidden = !b;
-  taskList.setTasks(a.result.tasks);
+  taskList.setTasks(a.result.tasks, b ? b.result.tasks : []);
   const sel = state.selected;
   if (sel && !$('explain-panel').hidden) {
     const r = state.results[sel.which];
@@ -472,7 +472,7 @@ async function start() {
   ];
   $('cursor-mode').addEventListener('change', (e) => { for (const t of timelines) t.cursorMode = /** @type {HTMLInputElement} */ (e.target).checked; });
   $('zoom-reset').addEventListener('click', () => view.set(view.min, view.max));
-  taskList = createTaskList($('task-finder'), (id) => { timelines[0].reveal(id); explainTask(0, id, true); });
+  taskList = createTaskList($('task-finder'), (which, id) => { timelines[which].reveal(id); explainTask(which, id, true); });
   createGallery($('gallery'), (lesson) => applyState({
     sample: 'teaching', policy: lesson.a, policyB: lesson.b, options: freshOptions(lesson.hostCounts),
   }, lesson));
