@@ -11,13 +11,12 @@
 use crate::diag::Diagnostic;
 use crate::format;
 use crate::request::RunRequest;
-use crate::sim::metric_catalog::{Better, MetricInfo, METRICS, WINDOW_METRICS};
+use crate::sim::metric_catalog::{by_key, Better, MetricInfo, METRICS, WINDOW_METRICS};
 use crate::sim::result::Metrics;
 use crate::sim::window::window_figures;
 use crate::sim::window::WindowFigures;
-use crate::sim::SimResult;
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// One run in a comparison: its label, its metrics and its figures over the common window.
 #[derive(Debug, Clone)]
@@ -133,7 +132,7 @@ pub fn compare(runs: &[ComparedRun], baseline: usize) -> Comparison {
         .max()
         .unwrap_or(0);
     let windowed = runs.iter().any(|r| r.metrics.makespan_ms != window_end_ms);
-    let values: Vec<Value> = runs.iter().map(|r| figures(r)).collect();
+    let values: Vec<Map<String, Value>> = runs.iter().map(figures).collect();
     let mut rows = Vec::new();
     for m in METRICS {
         let twin = m
@@ -165,31 +164,39 @@ pub fn compare(runs: &[ComparedRun], baseline: usize) -> Comparison {
     }
 }
 
-/// Compares finished runs, each with the request it ran (for its topology, host counts
-/// applied, and carbon trace) and its result: the command line's path, which has every result
-/// at hand (the page's session keeps only metrics, see `api::compare`).
-pub fn compare_results(
-    runs: &[(String, &RunRequest, &SimResult)],
+/// A finished run to compare: its label, the request it ran (for its topology, host counts
+/// applied, and its carbon trace), its metrics and its time 0 (epoch ms).
+pub struct FinishedRun<'a> {
+    pub label: String,
+    pub request: &'a RunRequest<'a>,
+    pub metrics: &'a Metrics,
+    pub start_epoch_ms: i64,
+}
+
+/// Compares finished runs over their common window (the latest end of them all): the one path
+/// of the command line (which has the results) and the page's session (which keeps metrics).
+pub fn compare_finished(
+    runs: &[FinishedRun],
     baseline: usize,
 ) -> Result<Comparison, Vec<Diagnostic>> {
     let window_end = runs
         .iter()
-        .map(|(_, _, r)| r.metrics.makespan_ms)
+        .map(|r| r.metrics.makespan_ms)
         .max()
         .unwrap_or(0);
     let mut compared = Vec::with_capacity(runs.len());
-    for (label, request, result) in runs {
-        let topology = request.topology()?;
+    for run in runs {
+        let topology = run.request.topology()?;
         let window = window_figures(
             &topology,
-            request.inputs.carbon,
-            &result.metrics,
-            result.start_epoch_ms,
+            run.request.inputs.carbon,
+            run.metrics,
+            run.start_epoch_ms,
             window_end,
         );
         compared.push(ComparedRun {
-            label: label.clone(),
-            metrics: &result.metrics,
+            label: run.label.clone(),
+            metrics: run.metrics,
             window,
         });
     }
@@ -197,19 +204,23 @@ pub fn compare_results(
 }
 
 /// A run's figures by key: its metrics and its window figures, as one JSON object.
-fn figures(run: &ComparedRun) -> Value {
-    let mut v = serde_json::to_value(run.metrics).unwrap_or(Value::Null);
-    if let (Value::Object(map), Ok(Value::Object(window))) =
-        (&mut v, serde_json::to_value(run.window))
-    {
-        map.extend(window);
-    }
-    v
+fn figures(run: &ComparedRun) -> Map<String, Value> {
+    let mut map = by_key(run.metrics);
+    map.extend(by_key(&run.window));
+    map
 }
 
 /// The row of metric `m` over every run's figures.
-fn row(m: &MetricInfo, view: RowView, values: &[Value], baseline: usize) -> ComparisonRow {
-    let raw: Vec<Option<f64>> = values.iter().map(|v| v[m.key].as_f64()).collect();
+fn row(
+    m: &MetricInfo,
+    view: RowView,
+    values: &[Map<String, Value>],
+    baseline: usize,
+) -> ComparisonRow {
+    let raw: Vec<Option<f64>> = values
+        .iter()
+        .map(|v| v.get(m.key).and_then(Value::as_f64))
+        .collect();
     let base = raw.get(baseline).copied().flatten();
     let cells = raw
         .iter()

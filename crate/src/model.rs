@@ -25,6 +25,14 @@ pub struct ClusterSpec {
     pub groups: Vec<HostGroup>,
 }
 
+impl ClusterSpec {
+    /// The key of its host group `group`, `cluster/host`: how run options' `hostCounts`, the
+    /// topology summary and the cluster overview name a group.
+    pub fn group_key(&self, group: &HostGroup) -> String {
+        format!("{}/{}", self.name, group.name)
+    }
+}
+
 /// `count` identical hosts, as one entry of a cluster's `hosts` list describes them.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HostGroup {

@@ -18,6 +18,15 @@ pub const MIN_BUCKETS: u32 = 1;
 /// The most buckets an overview takes (more than a wide screen has pixels for a week).
 pub const MAX_BUCKETS: u32 = 2000;
 
+/// The most cells (groups x buckets) of the overview a run answer carries: its buckets are
+/// [`MAX_BUCKETS`] unless the topology has so many groups that this bound takes fewer.
+pub const MAX_CELLS: usize = 200_000;
+
+/// The buckets of a run answer's overview for a topology of `groups` host groups.
+pub fn answer_buckets(groups: usize) -> u32 {
+    (MAX_CELLS / groups.max(1)).clamp(MIN_BUCKETS as usize, MAX_BUCKETS as usize) as u32
+}
+
 /// Joules in a kilowatt-hour (the metrics catalog shows energy in kWh).
 const J_PER_KWH: f64 = 3.6e6;
 
@@ -95,10 +104,9 @@ pub fn overview(topology: &Topology, result: &SimResult, buckets: u32) -> Overvi
     let buckets = buckets.max(1);
     let makespan = result.metrics.makespan_ms.max(0);
     let bucket_ms = makespan as f64 / buckets as f64;
-    let hosts = topology.hosts();
     let groups = group_ranges(topology);
     // The group of each host, by the host's name in the result.
-    let mut group_of = std::collections::HashMap::with_capacity(hosts.len());
+    let mut group_of = std::collections::HashMap::with_capacity(result.hosts.len());
     for (g, range) in groups.iter().enumerate() {
         for h in range.first..range.first + range.count {
             if let Some(record) = result.hosts.get(h as usize) {
@@ -148,6 +156,7 @@ pub fn overview(topology: &Topology, result: &SimResult, buckets: u32) -> Overvi
 
 /// Where one host group's hosts are in the expanded topology.
 struct GroupRange {
+    key: String,
     cluster: String,
     name: String,
     first: u32,
@@ -162,6 +171,7 @@ fn group_ranges(topology: &Topology) -> Vec<GroupRange> {
     for cluster in &topology.clusters {
         for group in &cluster.groups {
             out.push(GroupRange {
+                key: cluster.group_key(group),
                 cluster: cluster.name.clone(),
                 name: group.name.clone(),
                 first,
@@ -210,7 +220,7 @@ fn group_overview(
     let mean_utilization = fraction(total, capacity);
     let energy_j = sum(|h| h.energy_j);
     GroupOverview {
-        key: format!("{}/{}", range.cluster, range.name),
+        key: range.key.clone(),
         cluster: range.cluster.clone(),
         name: range.name.clone(),
         first_host: range.first,

@@ -230,10 +230,8 @@ pub fn with_host_counts(
             .clusters
             .iter_mut()
             .flat_map(|c| {
-                let name = c.name.clone();
-                c.groups
-                    .iter_mut()
-                    .map(move |g| (format!("{name}/{}", g.name), g))
+                let keys: Vec<String> = c.groups.iter().map(|g| c.group_key(g)).collect();
+                keys.into_iter().zip(c.groups.iter_mut())
             })
             .find(|(k, _)| k == key);
         match found {

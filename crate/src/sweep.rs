@@ -12,6 +12,7 @@
 
 use crate::diag::Diagnostic;
 use crate::policy::{expand, policy_from_text, Policy};
+use crate::sim::metric_catalog;
 use crate::sim::result::Metrics;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -273,13 +274,7 @@ pub fn run(
 
 /// Mean, minimum and maximum of every numeric metric over the runs (sums in run order).
 fn summary(runs: &[Metrics]) -> Map<String, Value> {
-    let rows: Vec<Map<String, Value>> = runs
-        .iter()
-        .filter_map(|m| match serde_json::to_value(m) {
-            Ok(Value::Object(o)) => Some(o),
-            _ => None,
-        })
-        .collect();
+    let rows: Vec<Map<String, Value>> = runs.iter().map(metric_catalog::by_key).collect();
     let mut out = Map::new();
     let Some(first) = rows.first() else {
         return out;

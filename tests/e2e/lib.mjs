@@ -55,8 +55,13 @@ export function teachingScenario({ policy, seed, quantumMs, hostCounts } = {}) {
     }
     scenario.topology.clusters = scenario.topology.clusters.filter((c) => c.hosts.length);
   }
+  return tempFile(JSON.stringify(scenario));
+}
+
+/** A new temporary file holding `text`; the caller removes it. */
+function tempFile(text) {
   const file = path.join(os.tmpdir(), `pp-e2e-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
-  fs.writeFileSync(file, JSON.stringify(scenario));
+  fs.writeFileSync(file, text);
   return file;
 }
 
@@ -72,8 +77,7 @@ export function native(changes = {}) {
  * baseline, with `changes` such as host counts) and `b`, two policy texts. */
 export function nativeCompare(a, b, changes = {}) {
   const file = teachingScenario({ ...changes, policy: a });
-  const with_ = path.join(os.tmpdir(), `pp-e2e-${process.pid}-${Math.random().toString(36).slice(2)}.json`);
-  fs.writeFileSync(with_, b);
+  const with_ = tempFile(b);
   try {
     return JSON.parse(execFileSync(BIN, ['compare', '--scenario', file, '--with', with_, '--json'], { maxBuffer: 1 << 28 }));
   } finally {

@@ -239,9 +239,9 @@ function showResults() {
   if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
   timelines[0].setModel(models[0], state.stale);
   timelines[1].setModel(models[1], state.stale);
-  // The cluster overview of each run shown (timeline.js asks the wasm's `overview` for it).
-  timelines[0].setRun(sim, a.run);
-  timelines[1].setRun(sim, b ? b.run : null);
+  // The cluster overview of each run shown, from its run answer.
+  timelines[0].setRun(sim, a.run, a.overview);
+  timelines[1].setRun(sim, b ? b.run : null, b ? b.overview : null);
   $('timeline-b-wrap').hidden = !b;
   $('timeline-a-label').hidden = !b;
   taskList.setTasks(a.result.tasks, b ? b.result.tasks : []);

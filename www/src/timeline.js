@@ -5,8 +5,9 @@
 // the bars of the visible time range (binary search), without allocating per bar.
 //
 // Large clusters: above the lanes, a cluster overview strip, one heat-map row per host group of
-// the share of its cores in use over time (the wasm's `overview`, asked for the run shown: Rust
-// computes every figure, this file draws them), with its colour scale and the same figures as a
+// the share of its cores in use over time (the run answer's `overview`, and for its table the
+// wasm's `overview` in a few buckets: Rust computes every figure, this file draws them), with its
+// colour scale and the same figures as a
 // table; lanes grouped by host group, each group collapsible to one summary row; a vertical zoom
 // (the height of a lane row, `[`/`]` or ctrl+wheel) with host labels when lanes are tall enough
 // and, when rows are thinner than 2 px, each pixel row drawn as its hosts' share of cores in use.
@@ -26,8 +27,8 @@ const AXIS_H = 22, CARBON_H = 54, GUTTER = 104, CLUSTER_GAP = 14;
 const OV_HEAD = 16, OV_ROW_MAX = 16, OV_GAP = 6;
 /** A collapsed group's summary row. */
 const SUMMARY_H = 16;
-/** Buckets asked of the wasm's overview for the heat map, and for the table. */
-const OV_BUCKETS = 2000, TABLE_BUCKETS = 12;
+/** Buckets asked of the wasm's overview for the table. */
+const TABLE_BUCKETS = 12;
 /** Lane row heights of the vertical zoom, px; below AGGREGATE_BELOW rows are drawn per pixel. */
 export const ROW_HEIGHTS = [0.25, 0.5, 0.75, 1, 1.5, 2, 3, 4, 5, 6, 8, 10, 12, 14, 18, 24];
 const AGGREGATE_BELOW = 2;
@@ -294,30 +295,20 @@ export class Timeline {
   setStale(stale) { this.stale = stale; this.invalidate(); }
 
   /**
-   * The run the model is of (an engine run ref, or null): its overview is asked of the wasm a
-   * moment later (a run that another replaces at once is never asked about).
+   * The run the model is of (an engine run ref, or null) and its overview (the run answer's:
+   * Rust makes it from the result, so drawing it costs no second run).
    * @param {import('./engine.js').Engine} engine
    * @param {{handle: number} | null} run
+   * @param {import('./types/answers').Overview | null} overview
    */
-  setRun(engine, run) {
+  setRun(engine, run, overview) {
     this.engine = engine;
     this.run = run;
     this.tableFor = null;
-    clearTimeout(this.overviewTimer);
-    if (!run) { this.setOverview(null); return; }
-    this.overviewTimer = setTimeout(() => this.fetchOverview(run), 120);
-  }
-
-  async fetchOverview(run) {
-    const handle = await this.engine.runHandle(run);
-    if (this.run !== run || handle == null) return;
-    const answer = await this.engine.post('overview', [handle, OV_BUCKETS]);
-    if (this.run !== run) return;
-    if (answer.type !== 'success') { console.warn('overview:', answer.errors.map((e) => e.message).join('; ')); return; }
     /** The run the overview on screen is of (the tests wait for it). */
     this.overviewRun = run;
-    this.setOverview(answer.value);
-    if (this.controls.details.open) this.fillTable();
+    this.setOverview(run ? overview : null);
+    if (run && this.controls.details.open) this.fillTable();
   }
 
   /** @param {import('./types/answers').Overview | null} overview */
@@ -336,9 +327,8 @@ export class Timeline {
     return hosts === m.hosts.length ? o : null;
   }
 
-  /** Host groups of the lanes, in host order: the overview's when it has arrived; before, the
-   * same groups read from the hosts (consecutive hosts of one cluster and one kind named `G`,
-   * `G-0`, `G-1`, ...), so that the layout does not move when the overview arrives. */
+  /** Host groups of the lanes, in host order: the overview's (it comes with the run answer, so
+   * with the model); without one, all hosts as one group. */
   laneGroups() {
     const m = this.model, o = this.ov();
     const groups = [];
@@ -346,17 +336,8 @@ export class Timeline {
       ({ key: `${cluster}/${name}`, cluster, name, first, count, info: `${count} × ${cores} cores`, ov, y: 0, collapsed: false });
     if (o) {
       for (const g of o.groups) if (g.hosts > 0) groups.push(group(g.cluster, g.name, g.firstHost, g.hosts, g.coresPerHost, g));
-    } else {
-      const h = m.hosts;
-      for (let l = 0; l < h.length;) {
-        const next = h[l + 1], own = h[l].name, bare = own.replace(/-\d+$/, '');
-        const same = (a, b) => b && a.cluster === b.cluster && a.cores === b.cores && a.memory === b.memory;
-        const base = same(h[l], next) && !next.name.startsWith(`${own}-`) && next.name.startsWith(`${bare}-`) ? bare : own;
-        let e = l + 1;
-        while (e < h.length && same(h[l], h[e]) && new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}-\\d+$`).test(h[e].name)) e++;
-        groups.push(group(h[l].cluster, base, l, e - l, h[l].cores, null));
-        l = e;
-      }
+    } else if (m.hosts.length) {
+      groups.push({ ...group('', 'hosts', 0, m.hosts.length, '', null), info: `${m.hosts.length} hosts` });
     }
     if (m.lanes > m.hosts.length) groups.push({ key: 'never placed', cluster: '', name: '', first: m.hosts.length, count: 1, info: '', ov: null, y: 0, collapsed: false, unplaced: true });
     return groups;

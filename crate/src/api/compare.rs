@@ -4,9 +4,8 @@
 
 use super::handles::Session;
 use super::{guard, Answer};
-use crate::compare::{compare, ComparedRun, Comparison};
+use crate::compare::{compare_finished, Comparison, FinishedRun};
 use crate::diag::Diagnostic;
-use crate::sim::window::window_figures;
 use serde::Deserialize;
 
 /// The most runs one comparison takes (a portfolio of policies and seeds).
@@ -81,32 +80,24 @@ impl Session {
             .iter()
             .map(|&run| self.run_inputs(run))
             .collect::<Result<Vec<_>, _>>()?;
-        let window_end = kept
+        let requests = kept
             .iter()
-            .map(|k| k.metrics.makespan_ms)
-            .max()
-            .unwrap_or(0);
-        let mut runs = Vec::with_capacity(n);
-        for (i, k) in kept.iter().enumerate() {
-            let inputs = self.request(&k.handles, &k.policy, &k.options)?;
-            let topology = inputs.topology()?;
-            let window = window_figures(
-                &topology,
-                inputs.inputs.carbon,
-                &k.metrics,
-                k.start_epoch_ms,
-                window_end,
-            );
-            let label = match &request.labels {
-                Some(labels) => labels[i].clone(),
-                None => format!("run {}", i + 1),
-            };
-            runs.push(ComparedRun {
-                label,
+            .map(|k| self.request(&k.handles, &k.policy, &k.options))
+            .collect::<Result<Vec<_>, _>>()?;
+        let runs: Vec<FinishedRun> = kept
+            .iter()
+            .zip(&requests)
+            .enumerate()
+            .map(|(i, (k, r))| FinishedRun {
+                label: match &request.labels {
+                    Some(labels) => labels[i].clone(),
+                    None => format!("run {}", i + 1),
+                },
+                request: r,
                 metrics: &k.metrics,
-                window,
-            });
-        }
-        Ok(compare(&runs, baseline))
+                start_epoch_ms: k.start_epoch_ms,
+            })
+            .collect();
+        compare_finished(&runs, baseline)
     }
 }

@@ -128,7 +128,7 @@ fn summarize(item: &Held) -> Summary {
                 .iter()
                 .flat_map(|c| {
                     c.groups.iter().map(move |g| HostGroupSummary {
-                        key: format!("{}/{}", c.name, g.name),
+                        key: c.group_key(g),
                         count: g.count,
                         cores: g.cores,
                         memory_mib: g.memory_mib,

@@ -7,6 +7,7 @@ use super::handles::{Held, RunInputs, Session};
 use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
 use crate::notes::{notes, Note};
+use crate::overview;
 use crate::policy::{self, Policy};
 pub use crate::request::RunOptions;
 use crate::request::{CarbonReference, Inputs, RunOutcome, RunRequest};
@@ -20,6 +21,9 @@ pub struct RunAnswer {
     pub run: u32,
     /// What a policy feature could not do on these inputs, and why ([`crate::notes`]).
     pub notes: Vec<Note>,
+    /// The cluster overview ([`crate::overview`]) in [`crate::overview::answer_buckets`]
+    /// buckets: made from the result here, so that the page's strip costs no second run.
+    pub overview: crate::overview::Overview,
     pub result: sim::SimResult,
 }
 
@@ -108,6 +112,15 @@ impl Session {
                 Err(errors) => Answer::Failure { errors },
                 Ok(RunOutcome { result, .. }) => {
                     let notes = notes(&policy, request.inputs.workload, &result);
+                    let overview = match request.topology() {
+                        Ok(topology) => {
+                            let buckets = overview::answer_buckets(
+                                topology.clusters.iter().map(|c| c.groups.len()).sum(),
+                            );
+                            overview::overview(&topology, &result, buckets)
+                        }
+                        Err(errors) => return Answer::Failure { errors },
+                    };
                     let id = self.keep_run(RunInputs {
                         handles: *handles,
                         policy,
@@ -119,6 +132,7 @@ impl Session {
                         value: RunAnswer {
                             run: id,
                             notes,
+                            overview,
                             result,
                         },
                     }

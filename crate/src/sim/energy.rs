@@ -2,7 +2,7 @@
 //! carbon, utilisation and busy time it accumulates, integrated exactly from one change to the
 //! next and split into idle and dynamic parts.
 
-use super::power::power;
+use super::power::{grams, joules, power};
 use super::run::Simulation;
 use crate::model::PowerModel;
 
@@ -61,10 +61,10 @@ impl Simulation<'_> {
             return;
         }
         let dynamic = host.power - host.idle;
-        host.dynamic_energy += dynamic * dt as f64 / 1000.0;
+        host.dynamic_energy += joules(dynamic, dt as f64);
         if let Some(c) = &self.carbon {
             let now_c = c.integral_to_monotonic(t, &mut self.carbon_cursor);
-            host.dynamic_carbon += dynamic * (now_c - host.last_carbon) / 3.6e9;
+            host.dynamic_carbon += grams(dynamic, now_c - host.last_carbon);
             host.last_carbon = now_c;
         }
         if capacity > 0.0 {

@@ -2,6 +2,7 @@
 //! SPEC 6.6 (energy and carbon as exact integrals, split into idle and dynamic parts).
 
 use super::digest;
+use super::power::{grams, joules};
 use super::result::{Digests, HostRecord, Metrics, Provenance, SimResult, TaskRecord};
 use super::run::Simulation;
 use super::task::State;
@@ -74,8 +75,8 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
     let mut hosts = Vec::with_capacity(sim.meters.len());
     let (mut idle_e, mut dyn_e, mut idle_c, mut dyn_c, mut util) = (0.0, 0.0, 0.0, 0.0, 0.0);
     for (h, meter) in sim.meters.iter().enumerate() {
-        let idle_energy = meter.idle * end as f64 / 1000.0;
-        let idle_carbon = meter.idle * carbon_to_end / 3.6e9;
+        let idle_energy = joules(meter.idle, end as f64);
+        let idle_carbon = grams(meter.idle, carbon_to_end);
         idle_e += idle_energy;
         dyn_e += meter.dynamic_energy;
         idle_c += idle_carbon;

@@ -137,9 +137,15 @@ pub fn find(key: &str) -> Option<&'static MetricInfo> {
 
 /// The keys of [`Metrics`]' JSON, in their order, for the test that the catalog covers them.
 pub fn result_keys() -> Vec<String> {
-    match serde_json::to_value(Metrics::default()) {
-        Ok(serde_json::Value::Object(map)) => map.keys().cloned().collect(),
-        _ => Vec::new(),
+    by_key(&Metrics::default()).keys().cloned().collect()
+}
+
+/// Figures (a [`Metrics`], a window's figures) by their catalog key: the JSON object they
+/// serialize to, the keys of the catalog being its field names.
+pub fn by_key(figures: &impl Serialize) -> serde_json::Map<String, serde_json::Value> {
+    match serde_json::to_value(figures) {
+        Ok(serde_json::Value::Object(map)) => map,
+        _ => serde_json::Map::new(),
     }
 }
 

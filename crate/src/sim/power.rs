@@ -31,6 +31,19 @@ pub fn power(model: &PowerModel, u: f64) -> f64 {
     }
 }
 
+/// The energy of `watts` drawn for `ms` milliseconds, J.
+#[inline]
+pub fn joules(watts: f64, ms: f64) -> f64 {
+    watts * ms / 1000.0
+}
+
+/// The carbon of `watts` drawn against an intensity integral of `intensity_ms` (gCO2/kWh x ms,
+/// [`super::carbon::CarbonClock::integral_to`]), g: W x ms is 1 / 3.6e9 kWh.
+#[inline]
+pub fn grams(watts: f64, intensity_ms: f64) -> f64 {
+    watts * intensity_ms / 3.6e9
+}
+
 /// The idle power: the model's power at `u = 0`.
 pub fn idle_power(model: &PowerModel) -> f64 {
     power(model, 0.0)

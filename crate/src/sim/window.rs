@@ -9,7 +9,7 @@
 //! bit.
 
 use super::carbon::CarbonClock;
-use super::power::idle_power;
+use super::power::{grams, idle_power, joules};
 use super::result::Metrics;
 use crate::model::{CarbonTrace, Topology};
 use serde::Serialize;
@@ -44,8 +44,8 @@ pub fn window_figures(
     let (mut idle_e, mut idle_c) = (0.0, 0.0);
     for host in topology.hosts() {
         let idle = idle_power(&host.power);
-        idle_e += idle * end as f64 / 1000.0;
-        idle_c += idle * carbon_to_end / 3.6e9;
+        idle_e += joules(idle, end as f64);
+        idle_c += grams(idle, carbon_to_end);
     }
     let has_carbon = clock.is_some() && metrics.dynamic_carbon_g.is_some();
     WindowFigures {

@@ -567,7 +567,12 @@ export type RunAnswer = { run: number,
 /**
  * What a policy feature could not do on these inputs, and why ([`crate::notes`]).
  */
-notes: Array<Note>, result: SimResult, };
+notes: Array<Note>, 
+/**
+ * The cluster overview ([`crate::overview`]) in [`crate::overview::answer_buckets`]
+ * buckets: made from the result here, so that the page's strip costs no second run.
+ */
+overview: Overview, result: SimResult, };
 
 /**
  * An OpenDC experiment of the page's run: the experiment file, its topology file and notes on

@@ -6,7 +6,7 @@
 use super::inputs::{load_error, load_inputs, InputArgs};
 use super::simulate::{emit, run_with_progress};
 use super::{print_diagnostics, Exit, INVALID};
-use policy_playground::compare::{compare_results, Comparison};
+use policy_playground::compare::{compare_finished, Comparison, FinishedRun};
 use policy_playground::experiment::{self, Disk};
 use policy_playground::policy::Policy;
 use policy_playground::request::RunRequest;
@@ -66,12 +66,17 @@ pub fn run(args: Args) -> Result<(), Exit> {
     for (label, request) in &requests {
         results.push(run_with_progress(label, request)?.result);
     }
-    let runs: Vec<_> = requests
+    let runs: Vec<FinishedRun> = requests
         .iter()
         .zip(&results)
-        .map(|((label, request), result)| (label.clone(), request, result))
+        .map(|((label, request), result)| FinishedRun {
+            label: label.clone(),
+            request,
+            metrics: &result.metrics,
+            start_epoch_ms: result.start_epoch_ms,
+        })
         .collect();
-    let comparison = compare_results(&runs, 0).map_err(|ds| {
+    let comparison = compare_finished(&runs, 0).map_err(|ds| {
         print_diagnostics(None, &ds);
         INVALID
     })?;
@@ -117,32 +122,9 @@ fn table(c: &Comparison) -> String {
         }));
         lines.push(line);
     }
-    let columns = lines[0].len();
-    let widths: Vec<usize> = (0..columns)
-        .map(|i| {
-            lines
-                .iter()
-                .map(|l| l[i].chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
     let mut out = String::new();
-    for line in &lines {
-        let cells: Vec<String> = line
-            .iter()
-            .zip(&widths)
-            .enumerate()
-            .map(|(i, (cell, &w))| {
-                let pad = w - cell.chars().count();
-                if i == 0 {
-                    format!("{cell}{}", " ".repeat(pad))
-                } else {
-                    format!("{}{cell}", " ".repeat(pad))
-                }
-            })
-            .collect();
-        out.push_str(cells.join("  ").trim_end());
+    for line in super::table::aligned(&lines) {
+        out.push_str(&line);
         out.push('\n');
     }
     if c.windowed {

@@ -68,6 +68,7 @@ mod inputs;
 mod simulate;
 mod snippet;
 mod sweep;
+mod table;
 
 /// A process exit code.
 type Exit = u8;

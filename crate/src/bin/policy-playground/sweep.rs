@@ -190,29 +190,12 @@ fn table(label: &str, r: &SweepReport, carbon: bool) -> String {
         }
         rows.push(row);
     }
-    let widths: Vec<usize> = (0..rows[0].len())
-        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
-        .collect();
+    let lines = super::table::aligned(&rows);
     let mut out = format!("{label}, {seeds}\n");
-    for (i, row) in rows.iter().enumerate() {
-        let cells: Vec<String> = row
-            .iter()
-            .enumerate()
-            .map(|(c, v)| {
-                if c == 0 {
-                    format!("{v:<w$}", w = widths[c])
-                } else {
-                    format!("{v:>w$}", w = widths[c])
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "  {}", cells.join("  "));
+    for (i, line) in lines.iter().enumerate() {
+        let _ = writeln!(out, "  {line}");
         if i == 0 {
-            let _ = writeln!(
-                out,
-                "  {}",
-                "-".repeat(widths.iter().sum::<usize>() + 2 * (widths.len() - 1))
-            );
+            let _ = writeln!(out, "  {}", "-".repeat(super::table::width(&lines)));
         }
     }
     out.trim_end().to_string()
