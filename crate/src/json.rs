@@ -125,6 +125,19 @@ impl Node {
     }
 }
 
+/// Places a diagnostic at a byte offset of the text (or texts) a tree was parsed from: one text
+/// ([`LineIndex`]) or an SDK experiment with the files it imports.
+pub trait Place {
+    /// The diagnostic placed over the token at `offset`.
+    fn place_diagnostic(&self, diagnostic: Diagnostic, offset: usize) -> Diagnostic;
+}
+
+impl Place for LineIndex<'_> {
+    fn place_diagnostic(&self, diagnostic: Diagnostic, offset: usize) -> Diagnostic {
+        self.place(diagnostic, offset)
+    }
+}
+
 /// Maps byte offsets of a text to 1-based lines and UTF-16 columns.
 #[derive(Debug, Clone)]
 pub struct LineIndex<'a> {
@@ -247,6 +260,24 @@ pub fn parse(text: &str) -> Result<Node, Diagnostic> {
         bytes: text.as_bytes(),
         pos: 0,
         depth: 0,
+        keep_duplicates: false,
+    };
+    let result = parser.document();
+    result.map_err(|(offset, message)| {
+        LineIndex::new(text).place(Diagnostic::error("", message), offset)
+    })
+}
+
+/// Parses `text` as [`parse`] does, except that a key repeated in one object is kept as a second
+/// member instead of being an error: OpenDC3 reads such a file (its tree reader keeps the last
+/// value), so the SDK reader must too, and it warns at the later key (SPEC 11.2.2).
+pub fn parse_keeping_duplicates(text: &str) -> Result<Node, Diagnostic> {
+    let mut parser = Parser {
+        text,
+        bytes: text.as_bytes(),
+        pos: 0,
+        depth: 0,
+        keep_duplicates: true,
     };
     let result = parser.document();
     result.map_err(|(offset, message)| {
@@ -264,6 +295,7 @@ pub fn parse_within(text: &str, start: usize, end: usize) -> Result<Node, Diagno
         bytes: &text.as_bytes()[..end],
         pos: start.min(end),
         depth: 0,
+        keep_duplicates: false,
     };
     let result = parser.document();
     result.map_err(|(offset, message)| {
@@ -276,6 +308,8 @@ struct Parser<'a> {
     bytes: &'a [u8],
     pos: usize,
     depth: usize,
+    /// Keep a repeated key as a second member instead of failing.
+    keep_duplicates: bool,
 }
 
 type Fail = (usize, String);
@@ -416,7 +450,7 @@ impl Parser<'_> {
                 Some(_) => return Err((self.pos, "expected a key in double quotes".into())),
             }
             let key = self.string()?;
-            if members.iter().any(|m| m.key == key) {
+            if !self.keep_duplicates && members.iter().any(|m| m.key == key) {
                 return Err((key_offset, format!("duplicate key `{key}`")));
             }
             self.skip_ws();

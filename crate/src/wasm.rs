@@ -413,3 +413,43 @@ pub fn overview(run: u32, buckets: f64) -> String {
 pub fn release(handle: u32) -> String {
     with_session(|s| s.release(handle).to_json_string())
 }
+
+/// See [`handles::Session::load_experiment`]: the dropped files as their relative paths, their
+/// sizes in bytes and their bytes concatenated in the same order (one `Uint8Array`); the path of
+/// the experiment file among them; the run to load; `strict` as `opendc --strict`.
+#[wasm_bindgen(js_name = loadExperiment)]
+pub fn load_experiment(
+    paths: Vec<String>,
+    sizes: Vec<u32>,
+    bytes: &[u8],
+    experiment: &str,
+    run: u32,
+    strict: bool,
+) -> String {
+    let refuse = |message: String| {
+        api::Answer::<()>::Failure {
+            errors: vec![crate::diag::Diagnostic::error("", message)],
+        }
+        .to_json_string()
+    };
+    if paths.len() != sizes.len() {
+        return refuse(format!("{} paths but {} sizes", paths.len(), sizes.len()));
+    }
+    let mut files = Vec::with_capacity(paths.len());
+    let mut at = 0usize;
+    for (path, size) in paths.into_iter().zip(sizes) {
+        let end = at.saturating_add(size as usize);
+        let Some(content) = bytes.get(at..end) else {
+            return refuse(format!(
+                "the sizes add up to more than the {} bytes given",
+                bytes.len()
+            ));
+        };
+        files.push((path, content.to_vec()));
+        at = end;
+    }
+    with_session(|s| {
+        s.load_experiment(files, experiment, run, strict)
+            .to_json_string()
+    })
+}

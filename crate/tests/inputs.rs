@@ -283,7 +283,7 @@ fn sdk_experiment_inline_topologies() {
 }
 
 #[test]
-fn topology_units_are_case_insensitive_with_decimal_and_binary_sizes() {
+fn sdk_topology_units_follow_opendc3_with_decimal_and_binary_sizes() {
     let host = |speed: &str, size: &str, power: &str| {
         let text = format!(
             r#"{{"clusters": [{{"hosts": [{{"cpu": {{"coreCount": 1, "coreSpeed": {speed}}},
@@ -304,8 +304,14 @@ fn topology_units_are_case_insensitive_with_decimal_and_binary_sizes() {
         host("\"2.1 GHz\"", "\"100000 MiB\"", "\"350 Watts\""),
         (2100.0, 100_000, 350.0)
     );
+    // An SDK file (it has `memory.size`) takes OpenDC3's units (SPEC 11.6): frequencies and
+    // powers ignore case, data sizes do not, so `gib` is a gibibit: 2^30 / 8 bytes = 128 MiB.
     assert_eq!(
         host("\"2100 mhz\"", "\"1 gib\"", "\"0.05 kWatts\""),
+        (2100.0, 128, 50.0)
+    );
+    assert_eq!(
+        host("\"2100 mhz\"", "\"1 GiB\"", "\"0.05 kWatts\""),
         (2100.0, 1024, 50.0)
     );
     assert_eq!(
@@ -316,8 +322,8 @@ fn topology_units_are_case_insensitive_with_decimal_and_binary_sizes() {
         host("\"2.1e9 Hz\"", "\"2048 KiB\"", "32"),
         (2100.0, 2, 32.0)
     );
-    // Powers of 1000: 16 GB = 15258.79 MiB, rounded to the nearest MiB.
-    assert_eq!(host("2100", "\"16 GB\"", "32"), (2100.0, 15_259, 32.0));
+    // Powers of 1000: 16 GB = 15258.79 MiB, truncated to whole MiB as OpenDC3 does (SPEC 11.5).
+    assert_eq!(host("2100", "\"16 GB\"", "32"), (2100.0, 15_258, 32.0));
     assert_eq!(host("2100", "\"1 TB\"", "32"), (2100.0, 953_674, 32.0));
     assert_eq!(host("2100", "\"1048576 B\"", "32"), (2100.0, 1, 32.0));
 }
@@ -1329,9 +1335,12 @@ fn sdk_experiments_say_what_cannot_be_resolved() {
     let e = experiment::load(&Disk, &path).unwrap_err();
     let errors = errors(e.diagnostics());
     assert_eq!(errors.len(), 1, "{errors:#?}");
-    assert_eq!(errors[0].path, "workloads[0]");
+    // SPEC 11.8.5: the named workload is looked for beside the experiment file.
+    assert_eq!(errors[0].path, "workloads[0].source");
     assert!(
-        errors[0].message.contains("no `pathToFile`"),
+        errors[0]
+            .message
+            .contains("the named workload `azure-deferrable` was not found at"),
         "{}",
         errors[0].message
     );

@@ -151,8 +151,23 @@ export class Engine {
   }
 
   /** Loads a scenario file: refs for its topology, workload and carbon, reloaded together. */
-  async loadScenario(text) {
-    const answer = await this.call('loadScenario', text);
+  loadScenario(text) { return this.loadBundle('loadScenario', text); }
+
+  /**
+   * Opens an experiment among dropped files ({path, bytes}) and loads run `run`'s inputs: refs
+   * for its topology, workload and carbon, reloaded together.
+   */
+  loadExperiment(files, path, run, strict) {
+    const sizes = files.map((f) => f.bytes.length);
+    const all = new Uint8Array(sizes.reduce((a, b) => a + b, 0));
+    let at = 0;
+    for (const f of files) { all.set(f.bytes, at); at += f.bytes.length; }
+    return this.loadBundle('loadExperiment', files.map((f) => f.path), sizes, all, path, run, strict);
+  }
+
+  /** Calls a loader whose answer holds a topology, a workload and maybe a carbon trace. */
+  async loadBundle(fn, ...args) {
+    const answer = await this.call(fn, ...args);
     if (answer.type !== 'success') return answer;
     const v = answer.value;
     const part = (p) => (p ? { id: this.nextId++, handle: p.handle } : null);
@@ -163,7 +178,7 @@ export class Engine {
         for (const k of Object.keys(refs)) if (refs[k]) refs[k].handle = h ? h[k] : null;
       },
     };
-    this.inputs.set(ref.id, { fn: 'loadScenario', args: [text], ref });
+    this.inputs.set(ref.id, { fn, args, ref });
     return { ...answer, refs };
   }
 

@@ -15,6 +15,30 @@ const KINDS = ['topology', 'workload', 'carbon'];
 const ext = (name) => (name.match(/\.([a-z0-9]+)$/i)?.[1] || '').toLowerCase();
 // Files go to the engine as bytes, text ones too: it refuses what is not UTF-8, as the CLI does.
 const bytes = async (file) => new Uint8Array(await file.arrayBuffer());
+// Most files read from a dropped folder, a bound on what a drop can make the page read.
+const MAX_DROPPED_FILES = 10000;
+
+/** The files under dropped entries (folders read recursively), each with its relative path. */
+async function filesOf(entries) {
+  const out = [];
+  const walk = async (entry) => {
+    if (out.length >= MAX_DROPPED_FILES) return;
+    if (entry.isFile) {
+      const file = await new Promise((ok, bad) => entry.file(ok, bad));
+      file.relPath = entry.fullPath.replace(/^\//, '');
+      out.push(file);
+      return;
+    }
+    const reader = entry.createReader();
+    for (;;) {
+      const batch = await new Promise((ok, bad) => reader.readEntries(ok, bad));
+      if (!batch.length) break;
+      for (const child of batch) await walk(child);
+    }
+  };
+  for (const e of entries) await walk(e);
+  return out;
+}
 
 function summaryText(kind, s) {
   if (!s) return kind === 'carbon' ? 'none (no carbon figures, no time-shifting)' : 'none';
@@ -35,6 +59,8 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     h('option', { value: '', disabled: true }, 'files you loaded'));
   picker.addEventListener('change', () => picker.value && loadSample(picker.value));
   const status = h('p', { class: 'status', 'data-testid': 'scenario-status', 'aria-live': 'polite' });
+  const experimentPanel = h('div', { class: 'experiment', 'data-testid': 'experiment-panel' });
+  const strict = h('input', { type: 'checkbox', id: 'experiment-strict', 'data-testid': 'experiment-strict' });
 
   const loader = (kind, label, accept, multiple) => {
     const input = h('input', { type: 'file', id: `load-${kind}`, accept, multiple, 'data-testid': `load-${kind}` });
@@ -57,7 +83,16 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     h('div', {}, h('label', { for: 'load-any' }, 'or choose them: '), anyFiles));
   drop.addEventListener('dragover', (e) => { e.preventDefault(); drop.classList.add('over'); });
   drop.addEventListener('dragleave', () => drop.classList.remove('over'));
-  drop.addEventListener('drop', (e) => { e.preventDefault(); drop.classList.remove('over'); dropped([...e.dataTransfer.files]); });
+  drop.addEventListener('drop', async (e) => {
+    e.preventDefault();
+    drop.classList.remove('over');
+    const entries = [...e.dataTransfer.items].map((i) => i.webkitGetAsEntry?.()).filter(Boolean);
+    dropped(entries.some((x) => x.isDirectory) ? await filesOf(entries) : [...e.dataTransfer.files]);
+  });
+  // A folder, for an experiment with the traces it names (`uri` or `named` references).
+  const folder = h('input', { type: 'file', id: 'load-folder', webkitdirectory: '', multiple: true, 'data-testid': 'folder-input' });
+  folder.addEventListener('change', () => { if (folder.files.length) dropped([...folder.files]).finally(() => { folder.value = ''; }); });
+  drop.append(h('div', {}, h('label', { for: 'load-folder' }, 'or a folder (an experiment with its traces): '), folder));
 
   const seed = h('input', { type: 'number', id: 'seed', min: '0', step: '1', value: String(state.options.seed), 'data-testid': 'seed' });
   const quantum = h('input', { type: 'number', id: 'quantum', min: '1', step: '1', value: String(state.options.quantumMs), 'data-testid': 'quantum' });
@@ -84,8 +119,8 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       loader('workload', 'Workload: tasks.parquet + fragments.parquet, or .json / .csv ', '.parquet,.json,.csv', true),
       loader('topology', 'Topology (OpenDC JSON) ', '.json', false),
       loader('carbon', 'Carbon trace (.parquet, .csv, .json) ', '.parquet,.csv,.json', false),
-      loader('scenario', 'Whole scenario file (.json) ', '.json', false),
-      drop),
+      loader('scenario', 'Whole scenario file or experiment (.json) ', '.json', false),
+      drop, experimentPanel),
     h('div', { class: 'row options' }, h('label', { for: 'seed' }, 'Seed '), seed, newSeed),
     h('div', { class: 'row options' }, h('label', { for: 'quantum' }, 'Scheduling quantum (ms) '), quantum),
     h('h3', {}, 'Hosts per group'), counts);
@@ -148,7 +183,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     // A forged file can hold the decoder for seconds (the parquet crate skips some malformed
     // metadata slowly): Stop terminates the worker, which reloads what was loaded before.
     msg[kind].append(h('button', { type: 'button', class: 'stop', 'data-testid': `stop-${kind}`, onclick: () => engine.cancel() }, 'Stop'));
-    if (kind === 'scenario') return loadScenarioText(await bytes(files[0]), names);
+    if (kind === 'scenario') return (await findExperiment(files)) ? dropped(files) : loadScenarioText(await bytes(files[0]), names);
     let answer;
     if (kind === 'topology') answer = await engine.load('loadTopology', await bytes(files[0]));
     else if (kind === 'carbon') {
@@ -184,7 +219,6 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     if (answer.cancelled) { ok('scenario', `stopped reading ${source}; nothing changed`); return false; }
     if (answer.type !== 'success') { fail(sample ? 'workload' : 'scenario', answer, source); return false; }
     const v = answer.value;
-    const src = sample || `file:${source}`;
     if (!sample) {
       ok('scenario', `loaded ${source}${v.warnings.length ? `; ${v.warnings.map(diagText).join('; ')}` : ''}`);
       if (v.policy != null) onPolicy(JSON.stringify(v.policy, null, 2));
@@ -193,7 +227,16 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       seed.value = String(state.options.seed);
       quantum.value = String(state.options.quantumMs);
     }
-    // One inputs event for the three parts.
+    useBundle(answer, sample || `file:${source}`, sample);
+    status.textContent = sample ? `sample: ${sample}` : `scenario file: ${source}`;
+    experimentPanel.replaceChildren();
+    emit('inputs', { kind: 'scenario' });
+    return true;
+  }
+
+  /** Puts the three inputs of a scenario or experiment answer in use (one inputs event). */
+  function useBundle(answer, src, sample = null) {
+    const v = answer.value;
     const quiet = { topology: answer.refs.topology, workload: answer.refs.workload, carbon: answer.refs.carbon };
     for (const k of KINDS) {
       const old = state.inputs[k];
@@ -205,11 +248,56 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     state.options.hostCounts = {};
     state.sample = sample;
     picker.value = sample || '';
-    status.textContent = sample ? `sample: ${sample}` : `scenario file: ${source}`;
     showSummaries();
-    emit('inputs', { kind: 'scenario' });
+  }
+
+  // ---- experiment files (OpenDC 2 and OpenDC3): the experiment goes with every file dropped
+  // beside it, under the relative paths the browser reports, so its references resolve.
+  let opened = null; // {files, path, run}
+  strict.addEventListener('change', () => opened && openExperiment(opened.files, opened.path, opened.run));
+
+  async function openExperiment(files, path, run = 0) {
+    ok('scenario', `opening ${path}… `);
+    const answer = await engine.loadExperiment(files, path, run, strict.checked);
+    if (answer.cancelled) { ok('scenario', `stopped reading ${path}; nothing changed`); return false; }
+    if (answer.type !== 'success') { fail('scenario', answer, path); return false; }
+    const v = answer.value;
+    opened = { files, path, run };
+    ok('scenario', `opened ${path}${v.warnings.length ? `; ${v.warnings.map(diagText).join('; ')}` : ''}`);
+    const chosen = v.runs[run];
+    const policy = v.policies[chosen.policy];
+    if (policy != null) onPolicy(JSON.stringify(policy, null, 2));
+    state.options.seed = chosen.seed;
+    seed.value = String(chosen.seed);
+    useBundle(answer, `experiment:${path}`);
+    status.textContent = `experiment ${v.name} (${v.format === 'sdk' ? 'OpenDC3' : 'OpenDC 2'}): run ${run + 1} of ${v.runs.length}`;
+    renderExperiment(v);
+    emit('inputs', { kind: 'experiment' });
     return true;
   }
+
+  function renderExperiment(v) {
+    const runs = h('select', { id: 'experiment-run', 'data-testid': 'experiment-run' },
+      ...v.runs.map((r, i) => h('option', { value: String(i) }, r.label)));
+    runs.value = String(v.run);
+    runs.addEventListener('change', () => opened && openExperiment(opened.files, opened.path, Number(runs.value)));
+    experimentPanel.replaceChildren(
+      h('div', { class: 'row' }, h('label', { for: 'experiment-run' }, 'Run '), runs),
+      h('div', { class: 'row' }, strict, h('label', { for: 'experiment-strict' }, ' strict, as `opendc --strict`: unknown keys are errors')),
+      ...v.notes.map((n) => h('p', { class: 'note', 'data-testid': 'experiment-note' }, n)));
+  }
+
+  /** An experiment among the files, by its keys (`topologies` with `workloads`). */
+  async function findExperiment(files) {
+    for (const f of files.filter((x) => ext(x.name) === 'json')) {
+      const head = await f.slice(0, 65536).text();
+      if (/"topologies"\s*:/.test(head) && /"workloads"\s*:/.test(head)) return f;
+    }
+    return null;
+  }
+
+  /** Relative path of a file: as a folder pick or drop reports it, else its name. */
+  const relPath = (f) => f.relPath || f.webkitRelativePath || f.name;
 
   async function loadSample(name) {
     if (!SAMPLES[name]) { status.textContent = `no sample called ${name}`; return false; }
@@ -251,6 +339,13 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
   }
 
   async function dropped(files) {
+    const exp = await findExperiment(files);
+    if (exp) {
+      const big = tooBig(files);
+      if (big) { fail('scenario', { errors: [{ message: big }] }, relPath(exp)); return false; }
+      const list = await Promise.all(files.map(async (f) => ({ path: relPath(f), bytes: await bytes(f) })));
+      return openExperiment(list, relPath(exp));
+    }
     const byKind = { workload: [], topology: [], carbon: [], scenario: [] };
     for (const f of files) {
       const e = ext(f.name);

@@ -198,7 +198,7 @@ impl Session {
         self.next
     }
 
-    fn keep(&mut self, item: Held) -> Answer<LoadedInput> {
+    pub(super) fn keep(&mut self, item: Held) -> Answer<LoadedInput> {
         if let Err(errors) = self.limits.check_loaded(&item) {
             return Answer::Failure { errors };
         }

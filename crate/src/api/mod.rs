@@ -345,6 +345,7 @@ pub(crate) fn failure<T>(message: String) -> Answer<T> {
 }
 
 pub mod compare;
+pub mod experiments;
 pub mod export;
 pub mod handles;
 pub mod limits;

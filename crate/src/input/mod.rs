@@ -7,6 +7,7 @@ pub mod carbon;
 pub mod json_text;
 pub mod parquet;
 pub mod problems;
+pub mod sdk;
 pub mod thrift_check;
 pub mod time;
 pub mod topology;

@@ -8,17 +8,17 @@ use super::catalog::{self, Default, Field, Kind};
 use super::prefab;
 use super::spec::{Filter, Policy, TaskStopper, Timeshift, Weigher};
 use crate::diag::{join_path, Diagnostic, Severity};
-use crate::json::{LineIndex, Member, Node, Value};
+use crate::json::{Member, Node, Place, Value};
 
 /// Collects the diagnostics of one document.
 pub struct Reader<'a> {
-    index: &'a LineIndex<'a>,
+    index: &'a dyn Place,
     pub diagnostics: Vec<Diagnostic>,
 }
 
 impl<'a> Reader<'a> {
     /// A reader placing diagnostics with `index`.
-    pub fn new(index: &'a LineIndex<'a>) -> Self {
+    pub fn new(index: &'a dyn Place) -> Self {
         Reader {
             index,
             diagnostics: Vec::new(),
@@ -30,7 +30,8 @@ impl<'a> Reader<'a> {
             severity,
             ..Diagnostic::error(path, message)
         };
-        self.diagnostics.push(self.index.place(d, offset));
+        self.diagnostics
+            .push(self.index.place_diagnostic(d, offset));
     }
 
     /// Records an error at a byte offset.

@@ -89,7 +89,9 @@ impl Walk {
             &["memorySize", "size"],
             "the memory size: MiB or a string such as \"16 GiB\"",
         )?;
-        let mib = self.quantity(v, &spath, Quantity::DataSize)?.round();
+        // OpenDC3 truncates an SDK size to whole MiB (SPEC 11.5); legacy sizes round.
+        let mib = self.quantity(v, &spath, Quantity::DataSize)?;
+        let mib = if self.sdk { mib.trunc() } else { mib.round() };
         match units::to_i64(mib) {
             Some(m) => Some(m),
             None => {

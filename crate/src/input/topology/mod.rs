@@ -68,6 +68,24 @@ pub fn topology_from_value(value: &Value) -> Result<Topology, Vec<Diagnostic>> {
     finish(topology, problems.into_diagnostics())
 }
 
+/// Reads a topology of an SDK experiment (SPEC 11.5): SDK spellings only (a legacy key is an
+/// unknown key), a key OpenDC3 does not know is a warning, or an error when `strict`, and what
+/// cannot change a result (descriptive strings, a power source's capacity) is not warned about
+/// here. Paths are relative to `value`.
+pub fn sdk_experiment_topology(value: &Value, strict: bool) -> Result<Topology, Vec<Diagnostic>> {
+    let mut value = value.clone();
+    let legacy = vocabulary::strip_legacy_keys(&mut value);
+    let mut w = Walk::new(&value);
+    w.sdk = true;
+    w.experiment = Some(strict);
+    for (kind, at) in legacy {
+        let key = at.rsplit('.').next().unwrap_or(&at).to_string();
+        w.check_sdk_key(&kind, &key, &at, strict);
+    }
+    let (topology, problems) = w.run(&value);
+    finish(topology, problems.into_diagnostics())
+}
+
 fn finish(
     mut topology: Topology,
     diagnostics: Vec<Diagnostic>,
@@ -115,16 +133,32 @@ struct Walk {
     /// Paths of the clusters without a carbon reference.
     no_carbon: Vec<String>,
     hosts: u64,
+    /// Inside an SDK experiment: `Some(strict)` (see [`sdk_experiment_topology`]).
+    experiment: Option<bool>,
 }
 
 fn walk(value: &Value) -> (Topology, Problems) {
-    let mut w = Walk {
-        p: Problems::new(),
-        sdk: is_sdk(value),
-        carbon: vec![],
-        no_carbon: vec![],
-        hosts: 0,
-    };
+    Walk::new(value).run(value)
+}
+
+impl Walk {
+    fn new(value: &Value) -> Self {
+        Walk {
+            p: Problems::new(),
+            sdk: is_sdk(value),
+            carbon: vec![],
+            no_carbon: vec![],
+            hosts: 0,
+            experiment: None,
+        }
+    }
+
+    fn run(self, value: &Value) -> (Topology, Problems) {
+        run_walk(self, value)
+    }
+}
+
+fn run_walk(mut w: Walk, value: &Value) -> (Topology, Problems) {
     let mut topology = Topology::default();
     let Some(top) = w.object(value, "", "a topology object with \"clusters\"") else {
         return (topology, w.p);
@@ -221,6 +255,10 @@ impl Walk {
                 continue;
             }
             let at = join(path, key);
+            if let Some(strict) = self.experiment {
+                self.check_sdk_key(kind, key, &at, strict);
+                continue;
+            }
             if let Some((warning_kind, message)) = not_modelled(kind, key) {
                 self.p
                     .warn_once(warning_kind, Diagnostic::warning(&at, message), Anchor::Key);
@@ -236,6 +274,31 @@ impl Walk {
                     Anchor::Key,
                 );
             }
+        }
+    }
+
+    /// An SDK experiment's key that is not read: not modelled (a warning once per kind, unless
+    /// it cannot change a result), or unknown to OpenDC3 (a warning, an error when `strict`).
+    fn check_sdk_key(&mut self, kind: &str, key: &str, at: &str, strict: bool) {
+        if let Some((warning_kind, message)) = vocabulary::sdk_not_modelled(kind, key) {
+            if let Some(message) = message {
+                self.p
+                    .warn_once(warning_kind, Diagnostic::warning(at, message), Anchor::Key);
+            }
+            return;
+        }
+        let valid = vocabulary::sdk_keys(kind).join(", ");
+        if strict {
+            let message = format!("unknown key `{key}` in a {kind}: `opendc --strict` refuses it; valid keys: {valid}");
+            self.p.error_at_key(at, message);
+        } else {
+            let message =
+                format!("unknown key `{key}` in a {kind}: OpenDC3 ignores it; valid keys: {valid}");
+            self.p.warn_once(
+                &format!("unknown:{}", generic(at)),
+                Diagnostic::warning(at, message),
+                Anchor::Key,
+            );
         }
     }
 
@@ -300,9 +363,18 @@ impl Walk {
                 .unwrap_or_else(|| "Cluster".to_string());
             let mut count = 1u32;
             if let Some(cv) = obj.get("count") {
+                let min = if self.experiment.is_some() { 0 } else { 1 };
                 let n = self
-                    .int(cv, &join(&cpath, "count"), 1, u32::MAX as i64)
+                    .int(cv, &join(&cpath, "count"), min, u32::MAX as i64)
                     .unwrap_or(1) as u32;
+                if n == 0 {
+                    let message = "a cluster `count` of 0 leaves the cluster out of the topology, as OpenDC3 does";
+                    self.p.warn_once(
+                        "cluster-count-0",
+                        Diagnostic::warning(join(&cpath, "count"), message),
+                        Anchor::Value,
+                    );
+                }
                 if self.sdk {
                     count = n;
                 } else if n != 1 {
@@ -391,8 +463,14 @@ impl Walk {
     }
 
     /// A quantity with a unit, finite and >= 0.
+    /// SDK files take OpenDC3's unit strings (SPEC 11.6), legacy files SPEC 10's.
     pub(super) fn quantity(&mut self, v: &Value, path: &str, q: Quantity) -> Option<f64> {
-        match units::parse_value(v, q) {
+        let parsed = if self.sdk {
+            crate::input::sdk::units::sdk_quantity(v, q)
+        } else {
+            units::parse_value(v, q)
+        };
+        match parsed {
             Ok(x) if x >= 0.0 => Some(x),
             Ok(x) => {
                 self.p.error(

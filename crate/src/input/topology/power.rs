@@ -7,35 +7,8 @@ impl Walk {
         let obj = self.object(v, path, "a power model object")?;
         self.check_keys(obj, path, "powerModel");
         let types = POWER_MODEL_TYPES.join(", ");
-        let (tv, tpath) = self.required(
-            obj,
-            path,
-            &["type", "modelType"],
-            &format!("the model: one of {types}"),
-        )?;
-        let Some(name) = tv.as_str() else {
-            self.p.error(
-                tpath,
-                format!(
-                    "expected the model's name, one of {types}; found {}",
-                    json_type(tv)
-                ),
-            );
-            return None;
-        };
-        let Some(kind) = POWER_MODEL_TYPES
-            .iter()
-            .find(|t| t.eq_ignore_ascii_case(name.trim()))
-        else {
-            let hint = suggest(name, &POWER_MODEL_TYPES)
-                .map(|s| format!("; did you mean \"{s}\"?"))
-                .unwrap_or_default();
-            self.p.error(
-                tpath,
-                format!("unknown power model \"{name}\"; expected one of {types}{hint}"),
-            );
-            return None;
-        };
+        let kind = self.power_model_type(obj, path, &types)?;
+        let sdk_experiment = self.experiment.is_some();
         let mut watts = |key: &str, default: Option<f64>| -> Option<f64> {
             match obj.get(key) {
                 Some(v) => self.quantity(v, &join(path, key), Quantity::Power),
@@ -49,7 +22,12 @@ impl Walk {
                 }
             }
         };
-        if *kind == "constant" {
+        if kind == "constant" {
+            if sdk_experiment {
+                // OpenDC3 requires both bounds even for a constant model (SPEC 11.5).
+                let (idle, max) = (watts("idlePower", None), watts("maxPower", None));
+                let _ = (idle?, max?);
+            }
             return Some(PowerModel::Constant {
                 power: watts("power", Some(400.0))?,
             });
@@ -67,7 +45,7 @@ impl Walk {
             );
             return None;
         }
-        Some(match *kind {
+        Some(match kind {
             "linear" => PowerModel::Linear { idle, max },
             "sqrt" => PowerModel::Sqrt { idle, max },
             "square" => PowerModel::Square { idle, max },
@@ -98,6 +76,58 @@ impl Walk {
                 }
             }
         })
+    }
+
+    /// The model's `type`: in an SDK experiment spelt exactly and `linear` when absent (OpenDC3's
+    /// enum); elsewhere `type` or `modelType`, in any case.
+    fn power_model_type(
+        &mut self,
+        obj: &Map<String, Value>,
+        path: &str,
+        types: &str,
+    ) -> Option<&'static str> {
+        if self.experiment.is_some() && !obj.contains_key("type") {
+            return Some("linear");
+        }
+        let (tv, tpath) = self.required(
+            obj,
+            path,
+            &["type", "modelType"],
+            &format!("the model: one of {types}"),
+        )?;
+        let Some(name) = tv.as_str() else {
+            self.p.error(
+                tpath,
+                format!(
+                    "expected the model's name, one of {types}; found {}",
+                    json_type(tv)
+                ),
+            );
+            return None;
+        };
+        let exact = self.experiment.is_some();
+        let found = POWER_MODEL_TYPES.iter().copied().find(|t| {
+            if exact {
+                *t == name
+            } else {
+                t.eq_ignore_ascii_case(name.trim())
+            }
+        });
+        if found.is_none() {
+            let hint = suggest(name, &POWER_MODEL_TYPES)
+                .map(|s| format!("; did you mean \"{s}\"?"))
+                .unwrap_or_default();
+            let case = if exact {
+                " (OpenDC3 needs the exact lower-case name)"
+            } else {
+                ""
+            };
+            self.p.error(
+                tpath,
+                format!("unknown power model \"{name}\"{case}; expected one of {types}{hint}"),
+            );
+        }
+        found
     }
 
     /// A finite number > 0, or `default` when absent (an error when there is none).

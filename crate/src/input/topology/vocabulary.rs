@@ -104,3 +104,147 @@ pub(super) fn known_keys(object: &str) -> &'static [&'static str] {
         _ => &[],
     }
 }
+
+/// In an SDK experiment, a key OpenDC3 reads that is not modelled here: its warning kind and
+/// message, or no message when it cannot change a result (SPEC 11.10: descriptive hardware
+/// strings, memory speed, names; a power source's capacity is compared by the experiment reader).
+pub(super) fn sdk_not_modelled(
+    object: &str,
+    key: &str,
+) -> Option<(&'static str, Option<&'static str>)> {
+    let silent = matches!(
+        (object, key),
+        (
+            "cpu" | "memory" | "gpu",
+            "vendor" | "modelName" | "architecture"
+        ) | ("memory", "speed")
+            | ("powerSource", "maxPower")
+    );
+    if silent {
+        return Some(("silent", None));
+    }
+    if sdk_legacy_only(object, key) {
+        return None;
+    }
+    not_modelled(object, key).map(|(kind, message)| (kind, Some(message)))
+}
+
+/// Removes from an SDK experiment's topology every key that only the legacy format has, so that
+/// the walk reads SDK spellings only; each removed key is returned with its path, to be reported
+/// as a key OpenDC3 does not know (SPEC 11.5: "a warning, then a missing-field error").
+pub(super) fn strip_legacy_keys(value: &mut Value) -> Vec<(String, String)> {
+    let mut removed = Vec::new();
+    strip(value, "topology", "", &mut removed);
+    removed
+}
+
+fn strip(value: &mut Value, kind: &str, path: &str, removed: &mut Vec<(String, String)>) {
+    let Value::Object(obj) = value else {
+        return;
+    };
+    let legacy: Vec<String> = obj
+        .keys()
+        .filter(|k| sdk_legacy_only(kind, k))
+        .cloned()
+        .collect();
+    for key in legacy {
+        obj.shift_remove(&key);
+        removed.push((kind.to_string(), super::join(path, &key)));
+    }
+    for (key, child) in obj.iter_mut() {
+        let at = super::join(path, key);
+        let child_kind = match (kind, key.as_str()) {
+            ("topology", "clusters") | ("cluster", "hosts") => {
+                let item = if kind == "topology" {
+                    "cluster"
+                } else {
+                    "host"
+                };
+                if let Value::Array(items) = child {
+                    for (i, v) in items.iter_mut().enumerate() {
+                        strip(v, item, &format!("{at}[{i}]"), removed);
+                    }
+                }
+                continue;
+            }
+            ("cluster", "powerSource") => "powerSource",
+            ("powerSource", "carbon") => "carbon",
+            ("host", "cpu") => "cpu",
+            ("host", "memory") => "memory",
+            ("host", "gpu") => "gpu",
+            ("host", "cpuPowerModel" | "gpuPowerModel") => "powerModel",
+            _ => continue,
+        };
+        strip(child, child_kind, &at, removed);
+    }
+}
+
+/// Keys of the legacy format that OpenDC3's SDK reader does not know.
+fn sdk_legacy_only(object: &str, key: &str) -> bool {
+    matches!(
+        (object, key),
+        ("topology", "datacenters")
+            | ("memory", "memorySize")
+            | ("powerModel", "modelType")
+            | ("powerSource", "carbonTracePath")
+            | ("cpu" | "memory" | "gpu", "arch")
+            | ("memory", "memorySpeed")
+            | ("gpu", "memorySize" | "virtualizationOverHeadModel")
+            | (
+                "host",
+                "powerModel" | "cpuDistributionPolicy" | "gpuDistributionPolicy"
+            )
+    )
+}
+
+/// The keys OpenDC3's SDK model has for each kind of topology object (SPEC 11.5), for the
+/// message about an unknown key.
+pub(super) fn sdk_keys(object: &str) -> &'static [&'static str] {
+    match object {
+        "topology" => &["clusters"],
+        "cluster" => &["name", "count", "hosts", "powerSource", "battery"],
+        "host" => &[
+            "name",
+            "count",
+            "cpu",
+            "memory",
+            "gpu",
+            "cpuPowerModel",
+            "gpuPowerModel",
+            "cpuDistribution",
+            "gpuDistribution",
+        ],
+        "cpu" => &[
+            "coreCount",
+            "coreSpeed",
+            "count",
+            "vendor",
+            "modelName",
+            "architecture",
+        ],
+        "memory" => &["size", "speed", "vendor", "modelName", "architecture"],
+        "gpu" => &[
+            "count",
+            "coreCount",
+            "coreSpeed",
+            "memory",
+            "memoryBandwidth",
+            "vendor",
+            "modelName",
+            "architecture",
+            "virtualizationOverhead",
+        ],
+        "powerModel" => &[
+            "type",
+            "power",
+            "idlePower",
+            "maxPower",
+            "calibrationFactor",
+            "asymUtil",
+            "dvfs",
+        ],
+        "powerSource" => &["name", "maxPower", "carbon"],
+        "carbon" => &["type", "name", "uri"],
+        _ => &[],
+    }
+}

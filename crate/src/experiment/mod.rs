@@ -15,12 +15,22 @@ use crate::policy::{self, Policy};
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 
+mod legacy;
+mod memory;
+pub use memory::DroppedFiles;
+pub mod sdk;
+
 /// Where an experiment's files come from.
 pub trait Files {
     /// The bytes of a file.
     fn read(&self, path: &Path) -> std::io::Result<Vec<u8>>;
     /// True when `path` is a folder (an OpenDC workload folder).
     fn is_dir(&self, path: &Path) -> bool;
+    /// Whether an absolute path can be read: yes on a disk; not among files a browser user
+    /// dropped, where only relative paths mean something (SPEC 11.3.7, 11.8.2).
+    fn reads_absolute_paths(&self) -> bool {
+        true
+    }
 }
 
 /// The local disk.
@@ -177,6 +187,9 @@ pub struct Run {
     pub policy: usize,
     pub run: u32,
     pub seed: u64,
+    /// OpenDC3's scenario index: its results are in `<out>/<name>/raw-output/<scenario>/`
+    /// (SPEC 11.4.1). For a legacy file, the index in the same order.
+    pub scenario: u64,
 }
 
 /// An experiment, loaded: its inputs (each read once) and the runs to make of them.
@@ -187,223 +200,103 @@ pub struct Experiment {
     pub topologies: Vec<(String, Topology, Option<CarbonTrace>)>,
     pub workloads: Vec<(String, Workload)>,
     pub policies: Vec<Policy>,
+    /// Each policy's JSON as the reader understood it (SDK: the keys OpenDC3 ignores dropped),
+    /// for an editor to show.
+    pub policy_json: Vec<Value>,
     pub runs: Vec<Run>,
     pub warnings: Vec<Diagnostic>,
+    /// The format it was read as.
+    pub format: Format,
 }
 
-/// Loads an experiment file and everything it names.
+/// Which reader an experiment file gets (SPEC 11.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Format {
+    /// An OpenDC 2 experiment (`pathToFile`), read as SPEC 1 and 10 say.
+    Legacy,
+    /// An OpenDC3 (SDK) experiment, read as SPEC 11 says.
+    Sdk,
+}
+
+/// How to read an experiment.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LoadOptions {
+    /// `--strict`: a key OpenDC3 does not know is an error in an SDK file, as `opendc --strict`
+    /// refuses it (SPEC 11.14.3). Legacy files are strict already.
+    pub strict: bool,
+}
+
+/// Loads an experiment file and everything it names, with the default options.
 pub fn load(files: &dyn Files, path: &Path) -> Result<Experiment, LoadError> {
+    load_with(files, path, LoadOptions::default())
+}
+
+/// Loads an experiment file and everything it names: an SDK file with the SDK reader, a legacy
+/// file with the legacy one (SPEC 11.1).
+pub fn load_with(
+    files: &dyn Files,
+    path: &Path,
+    options: LoadOptions,
+) -> Result<Experiment, LoadError> {
     let text = text(files, path)?;
     let value =
         input::json_text::parse(&text, "the experiment").map_err(|d| invalid_in(path, vec![d]))?;
-    let checked = policy::check_text(&text);
-    if !checked.ok() {
-        return Err(invalid_in(path, checked.diagnostics));
+    match format_of(&value) {
+        Ok(Format::Sdk) => sdk::load(files, path, text, options.strict),
+        Ok(Format::Legacy) => legacy::load(files, path, &text, &value),
+        Err(message) => Err(invalid_in(path, vec![Diagnostic::error("", message)])),
     }
-    let file = path.display().to_string();
-    let mut warnings: Vec<Diagnostic> = checked
-        .diagnostics
-        .iter()
-        .cloned()
-        .map(|d| d.in_file(&file))
-        .collect();
-    let policies = checked.policies().unwrap_or_default();
-    let base = path.parent().unwrap_or(Path::new(".")).to_path_buf();
-    let warn = |warnings: &mut Vec<Diagnostic>, at: &str, message: String| {
-        warnings.push(Diagnostic::warning(at, message).in_file(&file));
-    };
-
-    for (key, what) in [
-        (
-            "failureModels",
-            "host failures are not modelled: the runs have no failures",
-        ),
-        (
-            "checkpointModels",
-            "checkpoints are not modelled: the runs have none",
-        ),
-        ("maxNumFailures", "host failures are not modelled"),
-    ] {
-        if let Some(v) = value.get(key) {
-            let present = match v {
-                Value::Array(items) => items
-                    .iter()
-                    .any(|i| !i.is_null() && i.get("type").and_then(Value::as_str) != Some("no")),
-                Value::Null => false,
-                _ => true,
-            };
-            if present {
-                warn(&mut warnings, key, format!("`{key}`: {what}"));
-            }
-        }
-    }
-
-    let mut errors: Vec<Diagnostic> = Vec::new();
-    let mut unreadable_seen = false;
-    let mut topologies = Vec::new();
-    for (i, entry) in list(&value, "topologies").iter().enumerate() {
-        let at = format!("topologies[{i}]");
-        match entry.get("pathToFile").and_then(Value::as_str) {
-            Some(p) => {
-                let topology_path = base.join(p);
-                match load_topology(files, &topology_path) {
-                    Ok(t) => {
-                        let (carbon, mut w) = referenced_carbon(files, &t, &topology_path);
-                        warnings.extend(
-                            w.drain(..)
-                                .map(|d| d.in_file(&topology_path.display().to_string())),
-                        );
-                        topologies.push((p.to_string(), t, carbon));
-                    }
-                    Err(e) => {
-                        unreadable_seen |= matches!(e, LoadError::Unreadable(_));
-                        errors.extend(e.diagnostics().iter().cloned().map(|d| Diagnostic {
-                            message: format!("{at}: {}", d.message),
-                            ..d
-                        }));
-                    }
-                }
-            }
-            None if entry.get("clusters").is_some() => {
-                match input::topology::topology_from_value(entry) {
-                    Ok(t) => {
-                        if t.carbon_ref.is_some() {
-                            warn(&mut warnings, &at, "an inline topology's carbon reference cannot be followed: the run has no carbon figures".into());
-                        }
-                        topologies.push((format!("{at} (inline)"), t, None));
-                    }
-                    Err(ds) => errors.extend(ds.into_iter().map(|d| d.under(&at).in_file(&file))),
-                }
-            }
-            None => errors.push(
-                Diagnostic::error(&at, "a topology needs `pathToFile` (or inline `clusters`)")
-                    .in_file(&file),
-            ),
-        }
-    }
-    let mut workloads = Vec::new();
-    for (i, entry) in list(&value, "workloads").iter().enumerate() {
-        let at = format!("workloads[{i}]");
-        let Some(p) = entry.get("pathToFile").and_then(Value::as_str) else {
-            let kind = entry.get("type").and_then(Value::as_str).unwrap_or("?");
-            errors.push(
-                Diagnostic::error(&at, format!("the workload (type `{kind}`) has no `pathToFile`: named and inline SDK workloads cannot be resolved here"))
-                    .in_file(&file),
-            );
-            continue;
-        };
-        if let Some(f) = entry
-            .get("sampleFraction")
-            .and_then(Value::as_f64)
-            .filter(|f| *f < 1.0)
-        {
-            warn(
-                &mut warnings,
-                &format!("{at}.sampleFraction"),
-                format!("`sampleFraction` {f} is not applied: every task runs"),
-            );
-        }
-        if let Some(s) = entry
-            .get("scalingPolicy")
-            .and_then(Value::as_str)
-            .filter(|s| *s != "NoDelay")
-        {
-            warn(
-                &mut warnings,
-                &format!("{at}.scalingPolicy"),
-                format!("`scalingPolicy: {s}` is not modelled: tasks run as NoDelay"),
-            );
-        }
-        match load_workload(files, &base.join(p)) {
-            Ok(mut w) => {
-                if let Some(v) = entry.get("submissionTime") {
-                    match v.as_str().map(input::time::parse_iso8601_ms) {
-                        Some(Ok(t)) => shift_to(&mut w, t),
-                        _ => errors.push(
-                            Diagnostic::error(
-                                format!("{at}.submissionTime"),
-                                format!("`submissionTime` must be an ISO-8601 time, found {v}"),
-                            )
-                            .in_file(&file),
-                        ),
-                    }
-                }
-                if entry.get("deferAll").and_then(Value::as_bool) == Some(true) {
-                    defer_all(&mut w);
-                }
-                workloads.push((p.to_string(), w));
-            }
-            Err(e) => {
-                unreadable_seen |= matches!(e, LoadError::Unreadable(_));
-                errors.extend(e.diagnostics().iter().cloned().map(|d| Diagnostic {
-                    message: format!("{at}: {}", d.message),
-                    ..d
-                }));
-            }
-        }
-    }
-    if list(&value, "topologies").is_empty() {
-        errors.push(
-            Diagnostic::error("topologies", "the experiment names no topology").in_file(&file),
-        );
-    }
-    if list(&value, "workloads").is_empty() {
-        errors.push(
-            Diagnostic::error("workloads", "the experiment names no workload").in_file(&file),
-        );
-    }
-    if !errors.is_empty() {
-        errors.extend(warnings);
-        return Err(if unreadable_seen {
-            LoadError::Unreadable(errors)
-        } else {
-            LoadError::Invalid(errors)
-        });
-    }
-    let initial_seed = value
-        .get("initialSeed")
-        .and_then(Value::as_u64)
-        .unwrap_or(0);
-    let run_count = value
-        .get("runs")
-        .and_then(Value::as_u64)
-        .unwrap_or(1)
-        .clamp(1, 1000) as u32;
-    let mut runs = Vec::new();
-    for topology in 0..topologies.len() {
-        for workload in 0..workloads.len() {
-            for policy in 0..policies.len() {
-                for run in 0..run_count {
-                    runs.push(Run {
-                        topology,
-                        workload,
-                        policy,
-                        run,
-                        seed: initial_seed + run as u64,
-                    });
-                }
-            }
-        }
-    }
-    Ok(Experiment {
-        name: value
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or("experiment")
-            .to_string(),
-        topologies,
-        workloads,
-        policies,
-        runs,
-        warnings,
-    })
 }
 
-fn list<'v>(value: &'v Value, key: &str) -> &'v [Value] {
-    value
-        .get(key)
-        .and_then(Value::as_array)
-        .map_or(&[], |v| v.as_slice())
+/// The format of an experiment by its markers (SPEC 11.1); mixed markers are an error, since
+/// OpenDC3 reads neither kind as a whole.
+pub fn format_of(value: &Value) -> Result<Format, String> {
+    let items = |key: &str| {
+        value
+            .get(key)
+            .and_then(Value::as_array)
+            .map_or(&[][..], |v| v.as_slice())
+    };
+    let kind = |v: &Value| v.get("type").and_then(Value::as_str).map(str::to_string);
+    let sdk_marker = value.get("importFrom").is_some()
+        || items("topologies")
+            .iter()
+            .any(|t| t.get("clusters").is_some() || t.get("importFrom").is_some())
+        || items("workloads")
+            .iter()
+            .any(|w| matches!(kind(w).as_deref(), Some("trace" | "inline")));
+    let legacy_marker = items("topologies")
+        .iter()
+        .any(|t| t.get("pathToFile").is_some())
+        || items("workloads").iter().any(|w| {
+            w.get("pathToFile").is_some() || kind(w).as_deref() == Some("ComputeWorkload")
+        });
+    match (sdk_marker, legacy_marker) {
+        (true, true) => Err("the experiment mixes the SDK format (inline `clusters`, `importFrom`, `trace` or `inline` workloads) with the legacy format (`pathToFile`, `ComputeWorkload`): OpenDC3 reads neither kind as a whole; write every topology and workload in one format".into()),
+        (true, false) => Ok(Format::Sdk),
+        (false, true) => Ok(Format::Legacy),
+        (false, false) => Ok(if items("allocationPolicies").iter().any(sdk_spelt_policy) {
+            Format::Sdk
+        } else {
+            Format::Legacy
+        }),
+    }
+}
+
+/// A policy spelt the SDK way: `prefabName`, or a lower-camel filter or weigher `type`.
+fn sdk_spelt_policy(p: &Value) -> bool {
+    let lower_camel = |list: &str| {
+        p.get(list).and_then(Value::as_array).is_some_and(|items| {
+            items.iter().any(|f| {
+                f.get("type")
+                    .and_then(Value::as_str)
+                    .and_then(|t| t.chars().next())
+                    .is_some_and(|c| c.is_ascii_lowercase())
+            })
+        })
+    };
+    p.get("prefabName").is_some() || lower_camel("filters") || lower_camel("weighers")
 }
 
 /// Moves every time of the workload so that its first submission is at `start_epoch_ms`.

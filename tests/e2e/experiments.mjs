@@ -1,0 +1,88 @@
+// Experiment files in the page (issue 18): an OpenDC3 (SDK) experiment opened from the files a
+// user picks or the folder they choose, with its references resolved among them (SPEC 11.8.4),
+// run, and checked against the native CLI (`simulate --experiment`). The browser suite registers
+// these tests (tests/e2e/run.mjs); `node tests/e2e/run.mjs experiment` runs only them.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { ROOT, BIN, open, runs, waitRun, metrics, shot } from './lib.mjs';
+
+const SDK = path.join(ROOT, '..', 'shared', 'opendc-samples', 'experiments', 'sdk');
+
+/** The native CLI's runs of an experiment file (`simulate --experiment F --json`). */
+function nativeExperiment(file) {
+  return JSON.parse(execFileSync(BIN, ['simulate', '--experiment', file, '--json'], { maxBuffer: 1 << 30 }));
+}
+
+/** The figures both show: every metric the page lists, from the CLI's result. */
+function sameAsNative(shown, result, label) {
+  const keys = Object.keys(shown);
+  assert.ok(keys.length >= 10, `${label}: the page lists the metrics (${keys.length})`);
+  for (const k of keys) assert.equal(shown[k], result.metrics[k] ?? null, `${label}: ${k}`);
+}
+
+/** A folder holding the task-stopper experiment, and with `traces` its named workload. */
+function taskStopperFolder(traces) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-sdk-'));
+  const study = path.join(dir, 'study');
+  fs.mkdirSync(study);
+  fs.copyFileSync(path.join(SDK, 'timeshift-taskstopper.json'), path.join(study, 'experiment.json'));
+  if (traces) {
+    fs.mkdirSync(path.join(study, 'azure-deferrable'));
+    for (const f of ['tasks.parquet', 'fragments.parquet']) {
+      fs.copyFileSync(path.join(ROOT, 'www', 'samples', 'surf_week', f), path.join(study, 'azure-deferrable', f));
+    }
+  }
+  return { dir, study };
+}
+
+export const EXPERIMENT_TESTS = [
+  ['experiment: OpenDC\'s tiny-experiment.json opens, warns about `scheduler`, and runs as the CLI does', async ({ page, url }) => {
+    await open(page, url);
+    await page.click('.loaders summary');
+    const n = await runs(page);
+    const file = path.join(SDK, 'tiny-experiment.json');
+    await page.setInputFiles('[data-testid=file-input]', file);
+    await waitRun(page, n);
+    assert.match(await page.textContent('[data-testid=scenario-status]'), /^experiment tiny \(OpenDC3\): run 1 of 1/);
+    const message = await page.textContent('[data-testid=msg-scenario]');
+    assert.match(message, /OpenDC3 ignores `scheduler`; this prefab runs Mem/);
+    assert.match(await page.textContent('[data-testid=experiment-note]'), /Current/);
+    assert.match(await page.textContent('[data-testid=summary-workload]'), /^2 tasks/);
+    const expected = nativeExperiment(file);
+    sameAsNative(await metrics(page), expected[0].result, 'tiny');
+    // The editor holds the policy as OpenDC3 reads it: the ignored key is gone.
+    assert.deepEqual(JSON.parse(await page.locator('[data-testid=policy-editor]').innerText()), { type: 'prefab', prefabName: 'Mem' });
+  }],
+
+  ['experiment: a named workload that is not among the dropped files is an error naming where it looked; with it, the run equals the CLI\'s', async ({ page, url }) => {
+    await open(page, url);
+    await page.click('.loaders summary');
+    const missing = taskStopperFolder(false);
+    const complete = taskStopperFolder(true);
+    try {
+      await page.setInputFiles('[data-testid=folder-input]', missing.study);
+      await page.waitForFunction(() => /workloads\[0\]\.source/.test(document.querySelector('[data-testid=msg-scenario]').textContent));
+      const error = await page.textContent('[data-testid=msg-scenario]');
+      assert.match(error, /the named workload `azure-deferrable` was not found at `study\/azure-deferrable\/`/);
+      assert.equal(await page.$eval('[data-testid=msg-scenario]', (e) => e.classList.contains('error')), true);
+      assert.match(await page.textContent('[data-testid=scenario-status]'), /^sample: teaching/, 'nothing else changed');
+
+      const n = await runs(page);
+      await page.setInputFiles('[data-testid=folder-input]', complete.study);
+      await waitRun(page, n, 180000);
+      assert.match(await page.textContent('[data-testid=scenario-status]'), /^experiment timeshift-taskstopper-experiment \(OpenDC3\): run 1 of 2/);
+      assert.equal(await page.$$eval('[data-testid=experiment-run] option', (o) => o.length), 2);
+      assert.equal(await page.inputValue('[data-testid=seed]'), '42');
+      const expected = nativeExperiment(path.join(complete.study, 'experiment.json'));
+      assert.equal(expected[0].seed, 42);
+      sameAsNative(await metrics(page), expected[0].result, 'task stopper, seed 42');
+      await shot(page, 'experiment-sdk-folder');
+    } finally {
+      fs.rmSync(missing.dir, { recursive: true, force: true });
+      fs.rmSync(complete.dir, { recursive: true, force: true });
+    }
+  }],
+];
