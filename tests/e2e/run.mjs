@@ -12,6 +12,7 @@ import { checkCaptions } from './lessons.mjs';
 import { HOOK_TESTS } from './hooks.mjs';
 import { LAYOUT_TESTS } from './layout.mjs';
 import { OVERVIEW_TESTS } from './overview.mjs';
+import { SLIDE_TESTS } from './slide.mjs';
 import { EXPERIMENT_TESTS } from './experiments.mjs';
 
 const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
@@ -346,6 +347,7 @@ for (const [name, fn] of LAYOUT_TESTS) test(name, fn);
 
 // Large clusters: the overview strip, host groups, vertical zoom (tests/e2e/overview.mjs).
 for (const [name, fn] of OVERVIEW_TESTS) test(name, fn);
+for (const [name, fn] of SLIDE_TESTS) test(name, fn);
 for (const [name, fn] of EXPERIMENT_TESTS) test(name, fn);
 
 test('a share URL reproduces the same metrics in a fresh page', async ({ page, url, browser }) => {

@@ -89,45 +89,134 @@ export function renderExplanation(el, task, answer, epoch) {
   el.append(h('p', {}, `${decisions.length} decision${decisions.length === 1 ? '' : 's'}${answer.value.omitted ? ` (${answer.value.omitted} more not kept)` : ''}`), ...items);
 }
 
+/** The height of a row of the task list, px (the list is virtualised: rows are placed by it). */
+const ROW_H = 22;
+/** Rows rendered above and below the visible ones. */
+const OVERSCAN = 8;
+
 /** The searchable list of tasks of the results shown (A's, and B's when comparing);
- * `onPick(which, taskId)` with which 0 for A, 1 for B. The list is one Tab stop: the arrow keys,
- * Home and End move inside it (a roving tabindex), so 100 tasks do not fill the Tab order. */
+ * `onPick(which, taskId)` with which 0 for A, 1 for B. Every match is in the list, however many:
+ * it is virtualised (rows of a fixed height, only those in view and the focused one in the
+ * DOM), so surf_week's thousands of tasks of A and B scroll as one list. It is one Tab stop
+ * (a roving tabindex): the arrow keys, Page Up/Down, Home and End move inside it, scrolling the
+ * focused task into view; each item carries its place in the whole list (aria-posinset of
+ * aria-setsize) for screen readers. */
 export function createTaskList(el, onPick) {
   const input = h('input', { type: 'search', id: 'task-search', placeholder: 'id or name', 'data-testid': 'task-search', 'aria-label': 'Search tasks by id or name' });
-  const list = h('ul', { class: 'task-list', 'data-testid': 'task-list', 'aria-label': 'Tasks (arrow keys move in the list)' });
-  const note = h('p', { class: 'note' });
-  el.append(h('label', { for: 'task-search' }, 'Find a task '), input, note, list);
+  const list = h('ul', { class: 'task-list virtual', 'data-testid': 'task-list', 'aria-label': 'Tasks (arrow keys, Page Up/Down, Home and End move in the list)' });
+  const scroller = h('div', { class: 'task-scroll', 'data-testid': 'task-scroll' }, list);
+  const note = h('p', { class: 'note', 'data-testid': 'task-count', 'aria-live': 'polite' });
+  el.append(h('label', { for: 'task-search' }, 'Find a task '), input, note, scroller);
   /** @type {any[][]} the tasks of A and of B */
   let results = [[], []];
-  const render = () => {
+  /** @type {{which: number, t: any}[]} the matches, A's then B's */
+  let found = [];
+  let both = false;
+  /** The match that is the list's Tab stop. */
+  let active = 0;
+  /** The rows in the DOM, by match index, in index order. */
+  const shown = new Map();
+
+  const label = ({ which, t }) => `${both ? `${which ? 'B' : 'A'} · ` : ''}${t.name} (${t.id})${t.state === 'completed' ? '' : ` — ${t.state}`}${t.waitMs ? `, waited ${duration(t.waitMs)}` : ''}${t.deferrals.length ? ', deferred' : ''}`;
+  const row = (i) => {
+    const m = found[i];
+    const li = h('li', { 'aria-setsize': found.length, 'aria-posinset': i + 1, 'data-index': i },
+      h('button', {
+        type: 'button', 'data-testid': 'task-list-item', 'data-task': m.t.id, 'data-policy': m.which ? 'B' : 'A',
+        tabindex: i === active ? '0' : '-1', onclick: () => onPick(m.which, m.t.id),
+      }, label(m)));
+    li.style.top = `${i * ROW_H}px`;
+    li.style.height = `${ROW_H}px`;
+    return li;
+  };
+  /** Rows per page: those that fit in the scroll box. */
+  const page = () => Math.max(1, Math.floor((scroller.clientHeight || ROW_H * 8) / ROW_H));
+
+  /** Puts the rows in view (and the active one) in the DOM, keeping those already there (the
+   * focused one is never taken out, so it keeps the focus). */
+  const paint = () => {
+    const top = scroller.scrollTop;
+    const first = Math.max(0, Math.floor(top / ROW_H) - OVERSCAN);
+    const last = Math.min(found.length - 1, Math.ceil((top + (scroller.clientHeight || ROW_H * 8)) / ROW_H) + OVERSCAN);
+    const wanted = [];
+    for (let i = first; i <= last; i++) wanted.push(i);
+    if (active < found.length && (active < first || active > last)) {
+      wanted.push(active);
+      wanted.sort((a, b) => a - b);
+    }
+    const keep = new Set(wanted);
+    for (const [i, li] of shown) if (!keep.has(i)) { li.remove(); shown.delete(i); }
+    // Merge: the rows kept are in index order, and so are the wanted ones.
+    let at = list.firstElementChild;
+    for (const i of wanted) {
+      const li = shown.get(i);
+      if (li) { at = li.nextElementSibling; continue; }
+      const fresh = row(i);
+      list.insertBefore(fresh, at);
+      shown.set(i, fresh);
+    }
+  };
+
+  /** Makes match `i` the Tab stop; `focus`: scroll it into view and focus it. */
+  const setActive = (i, focus) => {
+    if (!found.length) return;
+    i = Math.max(0, Math.min(found.length - 1, i));
+    const before = shown.get(active)?.firstElementChild;
+    if (before) before.tabIndex = -1;
+    active = i;
+    if (focus) {
+      const y = i * ROW_H, view = scroller.clientHeight;
+      if (y < scroller.scrollTop) scroller.scrollTop = y;
+      else if (y + ROW_H > scroller.scrollTop + view) scroller.scrollTop = y + ROW_H - view;
+    }
+    paint();
+    const button = /** @type {HTMLButtonElement} */ (shown.get(i).firstElementChild);
+    button.tabIndex = 0;
+    if (focus) button.focus();
+  };
+
+  /** Matches the search anew; `keep`: stay on the same task when it still matches. */
+  const render = (keep) => {
     const q = input.value.trim().toLowerCase();
-    const both = results[1].length > 0;
-    const found = [];
+    const was = keep && found[active] ? found[active] : null;
+    const hadFocus = list.contains(document.activeElement);
+    both = results[1].length > 0;
+    found = [];
     for (const [which, tasks] of results.entries()) {
       for (const t of tasks) {
-        if (found.length > 100) break;
         if (!q || t.id.toLowerCase().includes(q) || t.name.toLowerCase().includes(q)) found.push({ which, t });
       }
     }
-    list.replaceChildren(...found.slice(0, 100).map(({ which, t }, i) => h('li', {},
-      h('button', {
-        type: 'button', 'data-testid': 'task-list-item', 'data-task': t.id, 'data-policy': which ? 'B' : 'A',
-        tabindex: i === 0 ? '0' : '-1', onclick: () => onPick(which, t.id),
-      }, `${both ? `${which ? 'B' : 'A'} · ` : ''}${t.name} (${t.id})${t.state === 'completed' ? '' : ` — ${t.state}`}${t.waitMs ? `, waited ${duration(t.waitMs)}` : ''}${t.deferrals.length ? ', deferred' : ''}`))));
-    note.textContent = found.length > 100 ? 'showing the first 100 matches; type to narrow' : `${found.length} match${found.length === 1 ? '' : 'es'}`;
+    active = was ? Math.max(0, found.findIndex((m) => m.which === was.which && m.t.id === was.t.id)) : 0;
+    for (const li of shown.values()) li.remove();
+    shown.clear();
+    list.style.height = `${found.length * ROW_H}px`;
+    if (!keep) scroller.scrollTop = 0;
+    const counts = both ? ` (A ${found.filter((m) => !m.which).length}, B ${found.filter((m) => m.which).length})` : '';
+    note.textContent = `${found.length} match${found.length === 1 ? '' : 'es'}${counts}`;
+    list.dataset.matches = String(found.length);
+    paint();
+    if (hadFocus && found.length) setActive(active, true);
   };
-  // The roving tabindex: the focused item is the list's one Tab stop.
+
+  scroller.addEventListener('scroll', paint);
+  // A click or a Tab into the list makes that task the Tab stop.
+  list.addEventListener('focusin', (e) => {
+    const li = /** @type {HTMLElement} */ (e.target).closest?.('li');
+    if (li && Number(li.dataset.index) !== active) setActive(Number(li.dataset.index), false);
+  });
   list.addEventListener('keydown', (e) => {
-    const items = [...list.querySelectorAll('button')];
-    const at = items.indexOf(/** @type {HTMLButtonElement} */ (document.activeElement));
-    if (at < 0) return;
-    const to = { ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: items.length - 1 }[e.key];
+    const li = /** @type {HTMLElement} */ (document.activeElement)?.closest?.('li');
+    if (!li || !list.contains(li)) return;
+    const at = Number(li.dataset.index);
+    const to = {
+      ArrowDown: at + 1, ArrowUp: at - 1, Home: 0, End: found.length - 1,
+      PageDown: at + Math.max(1, page() - 1), PageUp: at - Math.max(1, page() - 1),
+    }[e.key];
     if (to == null) return;
     e.preventDefault();
-    const next = items[Math.max(0, Math.min(items.length - 1, to))];
-    for (const b of items) b.tabIndex = b === next ? 0 : -1;
-    next.focus();
+    setActive(to, true);
   });
-  input.addEventListener('input', render);
-  return { setTasks(a, b = []) { results = [a, b]; render(); } };
+  input.addEventListener('input', () => render(false));
+  return { setTasks(a, b = []) { results = [a, b]; render(true); } };
 }

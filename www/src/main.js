@@ -381,18 +381,64 @@ function createExports(el) {
       download(names[i], a.value, type);
     }
   };
+  // The timeline figure for slides (slide.js): the results shown, A above B, over the whole
+  // cluster and run or over the visible range; the PNG is painted from the same SVG text.
+  const figureRange = h('select', { 'data-testid': 'figure-range', 'aria-label': 'What the figure shows' },
+    h('option', { value: 'whole' }, 'whole cluster'), h('option', { value: 'visible' }, 'visible range'));
+  /** A policy's name for the figure: a prefab's, the document's `name`, or its type. */
+  const policyName = (text) => {
+    try {
+      const p = JSON.parse(text);
+      return p.type === 'prefab' && p.policyName ? String(p.policyName) : String(p.name || `custom ${p.type || 'policy'}`);
+    } catch { return 'policy'; }
+  };
+  /** The inputs' name: the sample's, else the workload file's (OpenDC's generic `tasks`
+   * parquet names nothing, then the topology file's). */
+  const inputName = () => {
+    const base = (src) => String(src || '').replace(/^file:/, '').split(/[,\s]+/)[0].replace(/\.[^.]*$/, '');
+    const workload = base(state.sources.workload), topology = base(state.sources.topology);
+    return state.sample || (workload && workload !== 'tasks' ? workload : topology && topology !== 'topology' ? topology : 'own inputs');
+  };
+  const figure = async () => {
+    const slide = await import('./slide.js');
+    const mode = /** @type {'whole' | 'visible'} */ (figureRange.value);
+    const texts = [state.policy, state.policyB];
+    const panels = [];
+    for (const [i, r] of state.results.entries()) {
+      const src = r && timelines[i].figureSource(mode);
+      if (!src) continue;
+      const checked = texts[i] == null ? null : await lint.call('check', texts[i]);
+      const description = checked?.type === 'success' ? checked.value.descriptions[0] : null;
+      panels.push({ key: i ? 'B' : 'A', name: policyName(texts[i] ?? ''), description, ...src });
+    }
+    if (!panels.length) return null;
+    const [t0, t1] = mode === 'whole' ? [0, Math.max(...panels.map((p) => p.model.endMs))] : [view.t0, view.t1];
+    const sample = inputName();
+    const fig = slide.slideSvg({ sample, mode, t0, t1, panels });
+    return { ...fig, slide, name: (ext) => slide.figureFileName(sample, panels.map((p) => p.name), ext, mode) };
+  };
   el.append(...[
     button('Result (JSON)', 'export-result',
       perResult(['result.json', 'result-B.json'], 'application/json', (run) => sim.resultJson(run))),
     button('Tasks (CSV)', 'export-tasks-csv',
       perResult(['tasks.csv', 'tasks-B.csv'], 'text/csv', (run) => sim.tasksCsv(run))),
-    button('Timeline (PNG)', 'export-png', () => {
+    h('span', { class: 'figure-export', role: 'group', 'aria-label': 'Timeline figure for slides', 'data-testid': 'figure-export' },
+      h('span', {}, 'Figure for slides:'), figureRange,
+      button('Figure (SVG)', 'export-figure-svg', async () => {
+        const fig = await figure();
+        if (fig) download(fig.name('svg'), fig.svg, 'image/svg+xml');
+      }),
+      button('Figure (PNG, 2×)', 'export-figure-png', async () => {
+        const fig = await figure();
+        if (fig) download(fig.name('png'), await fig.slide.svgToPng(fig.svg, 2));
+      })),
+    button('Timeline view (PNG)', 'export-png', () => {
       for (const [i, t] of timelines.entries()) {
         if (!state.results[i]) continue;
         t.canvas.toBlob((blob) => blob && download(i ? 'timeline-B.png' : 'timeline.png', blob));
       }
     }),
-    button('Timeline (SVG)', 'export-svg', () => {
+    button('Timeline view (SVG)', 'export-svg', () => {
       for (const [i, t] of timelines.entries()) {
         if (state.results[i]) download(i ? 'timeline-B.svg' : 'timeline.svg', t.toSvg(), 'image/svg+xml');
       }

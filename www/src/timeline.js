@@ -21,7 +21,9 @@ export const COLORS = {
   yellow: '#F0E442', blue: '#0072B2', vermillion: '#D55E00', purple: '#CC79A7',
 };
 const WAIT = 0, DEFER = 1, PAUSE = 2, RUN = 3, TERM = 4;
-const KIND_NAMES = ['queued', 'deferred', 'paused', 'running', 'terminated'];
+/** The kinds of bar in a model's `kind` array (the slide figure draws them too). */
+export const KINDS = { WAIT, DEFER, PAUSE, RUN, TERM };
+export const KIND_NAMES = ['queued', 'deferred', 'paused', 'running', 'terminated'];
 const AXIS_H = 22, CARBON_H = 54, GUTTER = 104, CLUSTER_GAP = 14;
 /** The overview strip: its header line (title and colour scale) and the most a row takes. */
 const OV_HEAD = 16, OV_ROW_MAX = 16, OV_GAP = 6;
@@ -282,6 +284,36 @@ export class Timeline {
       [this.ctx, this.hatch, this.crossHatch, this.dpr, this.frames, this.frameMs] = saved;
     }
     return svg.getSerializedSvg();
+  }
+
+  /**
+   * What a slide figure (slide.js) draws of this timeline: its model, the overview's bucket
+   * length, and its host groups with their lanes. `whole`: every lane of every group (collapsed
+   * ones too); else what the plot shows now: the lanes in view, and a collapsed group whose
+   * summary row is in view with no lane (its heat row only).
+   * @param {'whole' | 'visible'} mode
+   */
+  figureSource(mode) {
+    const m = this.model;
+    if (!m) return null;
+    const o = this.ov();
+    const top = this.scrollY, bottom = this.scrollY + this.height - this.plotTop;
+    const groups = [];
+    for (const g of this.groups) {
+      const lanes = [];
+      if (mode === 'whole') {
+        for (let l = g.first; l < g.first + g.count; l++) lanes.push(l);
+      } else if (g.collapsed) {
+        if (!(g.y + SUMMARY_H > top && g.y - CLUSTER_GAP < bottom)) continue;
+      } else {
+        for (let l = g.first; l < g.first + g.count; l++) {
+          if (this.laneH[l] && this.laneY[l] + this.laneH[l] > top && this.laneY[l] < bottom) lanes.push(l);
+        }
+        if (!lanes.length) continue;
+      }
+      groups.push({ key: g.key, cluster: g.cluster, name: g.name, info: g.info, ov: g.ov, unplaced: !!g.unplaced, lanes });
+    }
+    return { model: m, bucketMs: o ? o.bucketMs : 0, groups };
   }
 
   setModel(model, stale = false) {
