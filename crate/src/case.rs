@@ -3,10 +3,11 @@
 //! decide` runs them, and the conformance tests are such cases.
 
 use crate::diag::{join_path, Diagnostic};
+use crate::engine::current::HostTypes;
 use crate::engine::explain::Placement;
-use crate::engine::memorizing::Buckets;
-use crate::engine::timeshift::{self, Deferral};
-use crate::engine::{rank, Demand, HostState};
+use crate::engine::scheduler::Scheduler;
+use crate::engine::timeshift::{self, DeadlineTest, Deferral};
+use crate::engine::{Demand, HostState, Semantics};
 use crate::json::{self, LineIndex, Node};
 use crate::policy::parse::Reader;
 use crate::policy::Policy;
@@ -19,6 +20,9 @@ use std::collections::BTreeMap;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct CaseHost {
     name: String,
+    /// The host type (SPEC 11.13), read by Current only; defaults to the name.
+    #[serde(default, rename = "type")]
+    host_type: Option<String>,
     #[serde(default = "yes")]
     up: bool,
     #[serde(default)]
@@ -132,6 +136,9 @@ struct CaseBody {
     seed: u64,
     #[serde(default)]
     expect_error: Option<String>,
+    /// `classic` (default) or `current` (SPEC 11.13).
+    #[serde(default)]
+    semantics: Semantics,
 }
 
 /// What a step decided.
@@ -195,33 +202,76 @@ pub struct CaseOutcome {
     pub expect_error: Option<String>,
     /// True when the case ran and every expectation held (or the expected error was given).
     pub ok: bool,
+    /// `current` when the case ran under Current (SPEC 11.13); absent for Classic.
+    #[serde(default, skip_serializing_if = "Semantics::is_classic")]
+    pub semantics: Semantics,
 }
 
-/// Runs a case document: one case object or an array of them. `Err` when the document itself
-/// is malformed (not JSON, a case missing `policy`, an unknown field).
+/// How cases run, beyond what they say themselves.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CaseOptions {
+    /// Overrides every case's `semantics` (the CLI's `decide --semantics`).
+    pub semantics: Option<Semantics>,
+    /// Classic cases also say what Current would choose when it differs (Current cases always
+    /// say what Classic would choose). Off by default, so that Classic outputs stay as they were.
+    pub other_choice: bool,
+}
+
+/// Runs a case document: one case object, an array of them, or a case file with a
+/// `decisions` list (`opendc3/cases.json`; its `experiments` are not decisions and are ignored).
+/// `Err` when the document itself is malformed (not JSON, a case missing `policy`, an unknown
+/// field).
 pub fn run_text(text: &str) -> Result<Vec<CaseOutcome>, Vec<Diagnostic>> {
+    run_document(text, &CaseOptions::default()).map(|(outcomes, _)| outcomes)
+}
+
+/// [`run_text`] with `options`; also says whether the document was a single case.
+pub fn run_document(
+    text: &str,
+    options: &CaseOptions,
+) -> Result<(Vec<CaseOutcome>, bool), Vec<Diagnostic>> {
     let root = json::parse(text).map_err(|d| vec![d])?;
     let index = LineIndex::new(text);
-    match &root.value {
-        json::Value::Array(items) => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| run_case(item, &index, &format!("[{i}]")))
-            .collect(),
-        _ => Ok(vec![run_case(&root, &index, "")?]),
+    let (items, prefix) = match (&root.value, decisions(&root)) {
+        (json::Value::Array(items), _) => (items, ""),
+        (_, Some(items)) => (items, "decisions"),
+        _ => return Ok((vec![run_case(&root, &index, "", options)?], true)),
+    };
+    let outcomes = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| run_case(item, &index, &format!("{prefix}[{i}]"), options))
+        .collect::<Result<_, _>>()?;
+    Ok((outcomes, false))
+}
+
+/// The `decisions` list of a case file (an object with `decisions` and no `policy`).
+fn decisions(root: &Node) -> Option<&Vec<Node>> {
+    if root.get("policy").is_some() {
+        return None;
+    }
+    match &root.get("decisions")?.value {
+        json::Value::Array(items) => Some(items),
+        _ => None,
     }
 }
 
-/// True when the document is a single case (not an array of cases). A leading byte order mark
-/// is skipped, as the JSON reader skips it.
+/// True when the document is a single case (not an array of cases nor a case file with a
+/// `decisions` list). A leading byte order mark is skipped, as the JSON reader skips it.
 pub fn is_single(text: &str) -> bool {
-    !text
-        .trim_start_matches('\u{feff}')
-        .trim_start()
-        .starts_with('[')
+    let trimmed = text.trim_start_matches('\u{feff}').trim_start();
+    if trimmed.starts_with('[') {
+        return false;
+    }
+    json::parse(text).map_or(true, |root| decisions(&root).is_none())
 }
 
-fn run_case(node: &Node, index: &LineIndex, path: &str) -> Result<CaseOutcome, Vec<Diagnostic>> {
+fn run_case(
+    node: &Node,
+    index: &LineIndex,
+    path: &str,
+    options: &CaseOptions,
+) -> Result<CaseOutcome, Vec<Diagnostic>> {
     let place = |message: String| vec![index.place(Diagnostic::error(path, message), node.offset)];
     let body: CaseBody = serde_json::from_value(node.to_serde())
         .map_err(|e| place(format!("not a decision case: {e}")))?;
@@ -231,6 +281,7 @@ fn run_case(node: &Node, index: &LineIndex, path: &str) -> Result<CaseOutcome, V
     let mut reader = Reader::new(index);
     let policy = reader.policy(policy_node, "");
     let diagnostics = reader.diagnostics;
+    let semantics = options.semantics.unwrap_or(body.semantics);
     let Some(policy) = policy else {
         let ok = body
             .expect_error
@@ -243,6 +294,7 @@ fn run_case(node: &Node, index: &LineIndex, path: &str) -> Result<CaseOutcome, V
             diagnostics,
             expect_error: body.expect_error,
             ok,
+            semantics,
         });
     };
     if body.expect_error.is_some() {
@@ -253,9 +305,10 @@ fn run_case(node: &Node, index: &LineIndex, path: &str) -> Result<CaseOutcome, V
             diagnostics,
             expect_error: body.expect_error,
             ok: false,
+            semantics,
         });
     }
-    let steps = run_steps(&policy, &body, path)?;
+    let steps = run_steps(&policy, &body, path, semantics, options.other_choice)?;
     let ok = steps.iter().all(|s| s.matches != Some(false));
     Ok(CaseOutcome {
         name: body.name,
@@ -264,6 +317,7 @@ fn run_case(node: &Node, index: &LineIndex, path: &str) -> Result<CaseOutcome, V
         diagnostics,
         expect_error: None,
         ok,
+        semantics,
     })
 }
 
@@ -271,25 +325,11 @@ fn run_steps(
     policy: &Policy,
     body: &CaseBody,
     path: &str,
+    semantics: Semantics,
+    other_choice: bool,
 ) -> Result<Vec<StepOutcome>, Vec<Diagnostic>> {
     let names: Vec<String> = body.hosts.iter().map(|h| h.name.clone()).collect();
-    let mut hosts: Vec<HostState> = body
-        .hosts
-        .iter()
-        .map(|h| HostState {
-            up: h.up,
-            instance_count: h.instance_count,
-            provisioned_cores: h.provisioned_cores,
-            available_memory: h.available_memory.unwrap_or(h.memory),
-            provisioned_gpu_cores: h.provisioned_gpu_cores,
-            ..HostState::empty(
-                h.cores,
-                h.core_speed,
-                h.memory,
-                h.gpus.iter().map(|g| g.cores).sum(),
-            )
-        })
-        .collect();
+    let mut hosts: Vec<HostState> = body.hosts.iter().map(CaseHost::state).collect();
     let regime = match (&policy.timeshift, &body.carbon) {
         (Some(ts), Some(c)) if !c.history.is_empty() => {
             let current = c.history[c.history.len() - 1];
@@ -297,8 +337,18 @@ fn run_steps(
         }
         _ => None,
     };
+    let types = || {
+        HostTypes::from_names(
+            body.hosts
+                .iter()
+                .map(|h| h.host_type.as_deref().unwrap_or(&h.name)),
+        )
+    };
+    // Classic cases keep the shadow Current state only when asked for the other choice.
+    let shadow = other_choice || semantics == Semantics::Current;
+    let mut scheduler = Scheduler::with_semantics(policy, &hosts, semantics, types, shadow);
+    let test = DeadlineTest::of(policy, semantics);
     let mut rng = crate::engine::rng(body.seed);
-    let mut scratch = rank::Scratch::default();
     let mut out = Vec::new();
     for (s, step) in body.steps.iter().enumerate() {
         for (name, patch) in &step.set {
@@ -308,40 +358,39 @@ fn run_steps(
                     format!("`set` names the host `{name}`, which the case does not have"),
                 )]
             })?;
+            let before = hosts[i];
             patch.apply(&mut hosts[i]);
+            scheduler.overwritten(&hosts, i, &before);
         }
         let t = &step.task;
-        let demand = Demand {
-            cpu_count: t.cpu_count,
-            cpu_capacity: t.cpu_capacity,
-            memory: t.memory,
-            gpu_count: t.gpu_count,
-            gpu_capacity: t.gpu_capacity,
-        };
+        let demand = t.demand();
         let deferral = policy.timeshift.as_ref().map(|_| {
-            timeshift::deferral(
+            let remaining = t.duration;
+            timeshift::deferral_with(
+                test,
                 regime.as_ref(),
                 body.now,
                 t.duration,
-                t.duration,
+                remaining,
                 t.deferrable,
                 t.deadline,
             )
         });
         let (chosen, placement) = if deferral.as_ref().is_some_and(|d| d.deferred) {
             (Chosen::Deferred("deferred"), None)
-        } else if policy.memorize {
-            let buckets = Buckets::new(&hosts);
-            let host = buckets.select(&policy.filters, &hosts, &demand);
-            let explanation = buckets.explain(&policy.filters, &hosts, &names, &demand, host);
-            (place(&mut hosts, &names, host, &demand), Some(explanation))
         } else {
-            let choice = rank::select(policy, &hosts, &demand, &mut rng, &mut scratch);
-            let explanation = rank::explain(policy, &hosts, &names, &demand, &choice, &mut scratch);
-            (
-                place(&mut hosts, &names, choice.host, &demand),
-                Some(explanation),
-            )
+            let (choice, placement) =
+                scheduler.decide(policy, &hosts, &names, &demand, &mut rng, true);
+            let chosen = match (choice.host, choice.refusal) {
+                (Some(h), None) => {
+                    let before = hosts[h].instance_count;
+                    hosts[h].place(&demand);
+                    scheduler.changed(&hosts, h, before);
+                    Chosen::Host(names[h].clone())
+                }
+                _ => Chosen::NotPlaced(None),
+            };
+            (chosen, placement)
         };
         let matches = step.expect.as_ref().map(|e| *e == chosen.as_json());
         out.push(StepOutcome {
@@ -357,13 +406,35 @@ fn run_steps(
     Ok(out)
 }
 
-fn place(hosts: &mut [HostState], names: &[String], host: Option<usize>, d: &Demand) -> Chosen {
-    match host {
-        Some(i) => {
-            hosts[i].place(d);
-            Chosen::Host(names[i].clone())
+impl CaseHost {
+    /// The host's state at decision time.
+    fn state(&self) -> HostState {
+        HostState {
+            up: self.up,
+            instance_count: self.instance_count,
+            provisioned_cores: self.provisioned_cores,
+            available_memory: self.available_memory.unwrap_or(self.memory),
+            provisioned_gpu_cores: self.provisioned_gpu_cores,
+            ..HostState::empty(
+                self.cores,
+                self.core_speed,
+                self.memory,
+                self.gpus.iter().map(|g| g.cores).sum(),
+            )
         }
-        None => Chosen::NotPlaced(None),
+    }
+}
+
+impl CaseTask {
+    /// What the task asks of a host.
+    fn demand(&self) -> Demand {
+        Demand {
+            cpu_count: self.cpu_count,
+            cpu_capacity: self.cpu_capacity,
+            memory: self.memory,
+            gpu_count: self.gpu_count,
+            gpu_capacity: self.gpu_capacity,
+        }
     }
 }
 

@@ -421,6 +421,7 @@ mod tests {
                 version: String::new(),
                 seed: 0,
                 quantum_ms: 1000,
+                semantics: Default::default(),
                 digests: Digests {
                     topology: String::new(),
                     workload: String::new(),

@@ -9,6 +9,7 @@
 //! read, then that reference warning, then the run's own).
 
 use crate::diag::Diagnostic;
+use crate::engine::Semantics;
 use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::Policy;
 use crate::sim::{self, SimResult, Simulation, TaskExplanation};
@@ -44,6 +45,10 @@ pub struct RunOptions {
     #[serde(skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "ts", ts(optional))]
     pub max_instants: Option<u64>,
+    /// `classic` (the default, SPEC 1-10) or `current` (OpenDC 3's filter scheduler, SPEC
+    /// 11.12); omitted when classic.
+    #[serde(default, skip_serializing_if = "Semantics::is_classic")]
+    pub semantics: Semantics,
 }
 
 /// The quantum of a run: `quantum_ms`, or the default, checked to lie in `[1, MAX_QUANTUM_MS]`.
@@ -100,6 +105,7 @@ impl RunOptions {
             explain_task: explain,
             max_time_ms: self.max_time_ms.unwrap_or(defaults.max_time_ms),
             max_instants: self.max_instants.unwrap_or(defaults.max_instants),
+            semantics: self.semantics,
         })
     }
 }

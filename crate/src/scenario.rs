@@ -5,11 +5,13 @@
 //!  "carbon": [{"timestamp", "carbonIntensity"}], "policy": <policy JSON>,
 //!  "seed": 0, "quantumMs": 1000}
 //! ```
-//! `carbon`, `seed` and `quantumMs` are optional. The page and the CLI read the same format;
+//! `carbon`, `seed`, `quantumMs` and `semantics` (`"classic"`, the default, or `"current"`,
+//! SPEC 11.12) are optional. The page and the CLI read the same format;
 //! diagnostics carry paths into the document (`workload.tasks[3].cpuCount`) and, where the
 //! readers can place them, lines and columns.
 
 use crate::diag::{has_errors, join_path, Diagnostic};
+use crate::engine::Semantics;
 use crate::input;
 use crate::json::{self, LineIndex};
 use crate::model::{CarbonTrace, Topology, Workload};
@@ -27,18 +29,21 @@ pub struct ScenarioFile {
     pub policy: Policy,
     pub seed: u64,
     pub quantum_ms: i64,
+    /// Classic (default) or Current scheduling (SPEC 11.12).
+    pub semantics: Semantics,
     /// Warnings of every part, with paths into the scenario document.
     pub warnings: Vec<Diagnostic>,
 }
 
 /// The keys of a scenario document.
-pub const KEYS: [&str; 6] = [
+pub const KEYS: [&str; 7] = [
     "topology",
     "workload",
     "carbon",
     "policy",
     "seed",
     "quantumMs",
+    "semantics",
 ];
 
 /// Reads a scenario document. All problems of all parts are reported together.
@@ -117,6 +122,13 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
         }),
     }
     .and_then(|q| q.map_err(|e| problems.push(e)).ok());
+    let semantics = match object.get("semantics") {
+        None => Some(Semantics::Classic),
+        Some(v) => v.as_str().and_then(Semantics::parse).or_else(|| {
+            problems.push(Semantics::error("semantics", v));
+            None
+        }),
+    };
     // The policy is read by the policy language's own reader, on the positioned tree of the
     // document, so its diagnostics point into the scenario text.
     let policy = policy_v.and_then(|_| {
@@ -132,8 +144,17 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
         diagnostics.sort_by_key(|d| !d.is_error());
         return Err(diagnostics);
     }
-    let (Some(topology), Some(workload), Some(carbon), Some(policy), Some(seed), Some(quantum_ms)) =
-        (topology, workload, carbon, policy, seed, quantum_ms)
+    let (
+        Some(topology),
+        Some(workload),
+        Some(carbon),
+        Some(policy),
+        Some(seed),
+        Some(quantum_ms),
+        Some(semantics),
+    ) = (
+        topology, workload, carbon, policy, seed, quantum_ms, semantics,
+    )
     else {
         return Err(diagnostics);
     };
@@ -144,6 +165,7 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
         policy,
         seed,
         quantum_ms,
+        semantics,
         warnings: diagnostics,
     })
 }
@@ -208,8 +230,9 @@ fn policy_node(text: &str) -> Option<json::Node> {
 }
 
 impl ScenarioFile {
-    /// The run this scenario asks for (its seed and quantum, the other options at their
-    /// defaults); a scenario reads no paths, so a topology's carbon reference is not followed.
+    /// The run this scenario asks for (its seed, quantum and semantics, the other options at
+    /// their defaults); a scenario reads no paths, so a topology's carbon reference is not
+    /// followed.
     pub fn request(&self) -> RunRequest<'_> {
         let inputs = Inputs {
             topology: &self.topology,
@@ -220,6 +243,7 @@ impl ScenarioFile {
         request.options = RunOptions {
             seed: self.seed,
             quantum_ms: Some(self.quantum_ms),
+            semantics: self.semantics,
             ..RunOptions::default()
         };
         request.warnings = self.warnings.clone();

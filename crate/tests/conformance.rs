@@ -1,6 +1,7 @@
 //! Every case of OpenDC's conformance file (`tests/conformance/decisions.json`, copied from
-//! `shared/conformance/`) and of this project's own cases (`tests/conformance/ours.json`) must
-//! meet its expectations.
+//! `shared/conformance/`), of the Current decision cases (`tests/conformance/opendc3/cases.json`,
+//! SPEC 11.13, copied the same way) and of this project's own cases
+//! (`tests/conformance/ours.json`) must meet its expectations.
 
 use policy_playground::case::{run_text, CaseOutcome};
 
@@ -36,6 +37,16 @@ fn opendc_conformance_cases_pass() {
     assert_all_pass("decisions.json", 23);
 }
 
+/// The `decisions` of the Current case file, each worked out by hand from SPEC 11.12 (the
+/// file is an object; its `experiments` are simulated elsewhere, not decided).
+#[test]
+fn opendc3_decision_cases_pass() {
+    assert_all_pass("opendc3/cases.json", 12);
+    assert!(run("opendc3/cases.json")
+        .iter()
+        .all(|o| o.semantics == policy_playground::engine::Semantics::Current));
+}
+
 #[test]
 fn own_cases_pass() {
     assert_all_pass("ours.json", 39);
@@ -51,15 +62,25 @@ fn checkout() -> std::path::PathBuf {
 /// shared file fails: a test that passes without its subject checks nothing.
 #[test]
 fn the_shared_copy_is_unchanged() {
-    let shared = checkout().join("../shared/conformance/decisions.json");
+    assert_copy_unchanged("decisions.json");
+}
+
+/// The same guard for the Current cases, `opendc3/cases.json`.
+#[test]
+fn the_shared_opendc3_copy_is_unchanged() {
+    assert_copy_unchanged("opendc3/cases.json");
+}
+
+fn assert_copy_unchanged(file: &str) {
+    let shared = checkout().join("../shared/conformance").join(file);
     let original = std::fs::read_to_string(&shared).unwrap_or_else(|e| {
         panic!(
-            "{}: {e}; the shared data must be at <checkout>/../shared/conformance/decisions.json \
+            "{}: {e}; the shared data must be at <checkout>/../shared/conformance/{file} \
              (CI puts shared/ beside the clone)",
             shared.display()
         )
     });
-    let copy_path = checkout().join("tests/conformance/decisions.json");
+    let copy_path = checkout().join("tests/conformance").join(file);
     let copy = std::fs::read_to_string(&copy_path)
         .unwrap_or_else(|e| panic!("{}: {e}", copy_path.display()));
     assert!(

@@ -52,7 +52,8 @@ impl Session {
     }
 
     /// A scenario file holding the handles' inputs (host counts applied), the policy as written,
-    /// the seed and the quantum: `simulate --scenario` on it gives the run the page showed.
+    /// the seed, the quantum and, under Current, the semantics: `simulate --scenario` on it
+    /// gives the run the page showed.
     pub fn export_scenario(
         &self,
         h: &Handles,
@@ -79,6 +80,9 @@ impl Session {
                 scenario["policy"] = policy;
                 scenario["seed"] = json!(o.seed);
                 scenario["quantumMs"] = json!(quantum);
+                if !o.semantics.is_classic() {
+                    scenario["semantics"] = json!(o.semantics);
+                }
                 let text = if workload.tasks.len() <= PRETTY_TASKS {
                     serde_json::to_string_pretty(&scenario)
                 } else {

@@ -55,6 +55,9 @@ pub struct LoadedScenario {
     pub policy: Value,
     pub seed: u64,
     pub quantum_ms: i64,
+    /// The file's `semantics`; absent when classic.
+    #[serde(default, skip_serializing_if = "crate::engine::Semantics::is_classic")]
+    pub semantics: crate::engine::Semantics,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -333,6 +336,7 @@ impl Session {
                             policy: policy_text,
                             seed: s.seed,
                             quantum_ms: s.quantum_ms,
+                            semantics: s.semantics,
                             warnings: s.warnings,
                         },
                     },

@@ -214,10 +214,16 @@ pub fn policy_schema() -> Answer<Value> {
 /// Runs a decision case, or an array of them (`shared/conformance/README.md`). The value is
 /// `{"steps": [...], ...}` for one case, an array of those for an array.
 pub fn decide(text: &str) -> Answer<Decided> {
-    guard(|| match case::run_text(text) {
+    decide_with(text, &case::CaseOptions::default())
+}
+
+/// [`decide`] with options: the CLI's `--semantics` overriding every case's, and the other
+/// semantics' choice for Classic cases.
+pub fn decide_with(text: &str, options: &case::CaseOptions) -> Answer<Decided> {
+    guard(|| match case::run_document(text, options) {
         Err(errors) => Answer::Failure { errors },
-        Ok(mut outcomes) => Answer::Success {
-            value: match (case::is_single(text), outcomes.pop()) {
+        Ok((mut outcomes, single)) => Answer::Success {
+            value: match (single, outcomes.pop()) {
                 (true, Some(one)) if outcomes.is_empty() => Decided::One(one),
                 (_, last) => Decided::Many(outcomes.into_iter().chain(last).collect()),
             },

@@ -2,7 +2,9 @@
 //! numbers (the kube-scheduler-simulator's filter and score tables). Built only on request, by
 //! re-reading the state the deciding code left (see `rank::explain` and `memorizing::explain`).
 
+use super::current::trace::CurrentTrace;
 use super::draw::Draw;
+use super::semantics::Semantics;
 use serde::Serialize;
 
 /// Why one placement went where it did.
@@ -25,6 +27,36 @@ pub struct Placement {
     pub chosen: Option<String>,
     /// `3 hosts: 1 rejected by Ram, 1 by VCpu; chose B`.
     pub summary: String,
+    /// `current` when OpenDC 3's filter scheduler decided (SPEC 11.12); absent under Classic.
+    #[serde(default, skip_serializing_if = "Semantics::is_classic")]
+    pub semantics: Semantics,
+    /// The Current decision's record (C20): candidates, weights, maxIdx and maxW.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub current: Option<Box<CurrentTrace>>,
+    /// Why the chosen host refused the task (C13); `chosen` is then `null`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub refusal: Option<String>,
+    /// What the other semantics would choose, when it differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub other: Option<Box<OtherChoice>>,
+}
+
+/// The other semantics' choice for the same decision, when it differs from the one taken.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct OtherChoice {
+    /// The semantics that would choose differently.
+    pub semantics: Semantics,
+    /// Its host, `null` when it would place the task nowhere now.
+    pub host: Option<String>,
+    /// The first rule that applies: `not a candidate`, `no draw` or `persistent weights`.
+    pub rule: &'static str,
+    /// `OpenDC 3 would choose large-1: only the first empty host of each type is a candidate`.
+    pub text: String,
 }
 
 /// One host's line in a placement's table.
@@ -110,4 +142,25 @@ pub fn summary(hosts: &[HostRow], chosen: Option<&str>) -> String {
         None => text.push_str("; none fits now"),
     }
     text
+}
+
+impl Placement {
+    /// The fields a Classic placement leaves out (the `..` of its literal): Classic semantics,
+    /// no Current record, no refusal, no other choice. Placeholders for the rest.
+    pub fn classic() -> Self {
+        Placement {
+            scheduler: "filter",
+            hosts: vec![],
+            weighers: vec![],
+            candidates: 0,
+            subset: 0,
+            draw: None,
+            chosen: None,
+            summary: String::new(),
+            semantics: Semantics::Classic,
+            current: None,
+            refusal: None,
+            other: None,
+        }
+    }
 }

@@ -85,6 +85,7 @@ impl Buckets {
             subset: candidates.min(1),
             draw: None,
             chosen,
+            ..Placement::classic()
         }
     }
 }

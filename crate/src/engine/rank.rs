@@ -5,6 +5,7 @@
 //! when `subsetSize` is 1: a running best gives the stable ranking's first host. [`explain`](fn@explain)
 //! re-reads what [`select`] left in the scratch space, so the explanation is the decision's own.
 
+use super::current::refusal::Refusal;
 use super::draw::{draw_index, Draw};
 use super::explain::{self, HostRow, Placement, Score, WeigherRange};
 use super::filter;
@@ -32,6 +33,9 @@ pub struct Choice {
     /// Index of the chosen host, `None` when no host passes the filters.
     pub host: Option<usize>,
     pub draw: Option<Draw>,
+    /// Under Current, why the chosen host refused the task (SPEC 11.12, C13): it is then not
+    /// placed, and the task ends.
+    pub refusal: Option<Refusal>,
 }
 
 /// Chooses a host for `d` among `hosts` under `policy`'s filters, weighers and `subsetSize`.
@@ -49,6 +53,7 @@ pub fn select<R: RngCore + ?Sized>(
         return Choice {
             host: None,
             draw: None,
+            refusal: None,
         };
     }
     let k = (policy.subset_size as usize).min(n);
@@ -57,6 +62,7 @@ pub fn select<R: RngCore + ?Sized>(
             return Choice {
                 host: Some(s.candidates[0] as usize),
                 draw: None,
+                refusal: None,
             };
         }
         let draw = draw_index(rng, k as u64);
@@ -64,6 +70,7 @@ pub fn select<R: RngCore + ?Sized>(
         return Choice {
             host: Some(host),
             draw: Some(draw),
+            refusal: None,
         };
     }
     if k == 1 {
@@ -80,6 +87,7 @@ pub fn select<R: RngCore + ?Sized>(
         return Choice {
             host: Some(s.candidates[best] as usize),
             draw: None,
+            refusal: None,
         };
     }
     rank_candidates(policy, s);
@@ -88,6 +96,7 @@ pub fn select<R: RngCore + ?Sized>(
     Choice {
         host: Some(host),
         draw: Some(draw),
+        refusal: None,
     }
 }
 
@@ -296,5 +305,6 @@ pub fn explain(
         subset: (policy.subset_size as usize).min(s.candidates.len()),
         draw: choice.draw.clone(),
         chosen,
+        ..Placement::classic()
     }
 }

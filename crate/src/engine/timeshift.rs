@@ -151,9 +151,61 @@ pub struct Deferral {
     pub reason: String,
 }
 
-/// Decides whether a task is deferred at `now`. `duration_ms` is its original duration (for
-/// short/long), `remaining_ms` its remaining work.
+/// How the deferral test compares `now + remaining` with the deadline.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeadlineTest {
+    /// `now + remaining < deadline` (SPEC 7.2).
+    Strict,
+    /// `now + remaining <= deadline`: OpenDC 3's memorizing time-shift under Current (SPEC
+    /// 11.12, C14).
+    Inclusive,
+}
+
+impl DeadlineTest {
+    /// The test of `policy` under `semantics`: inclusive only for a memorizing timeshift
+    /// policy under Current.
+    pub fn of(policy: &crate::policy::Policy, semantics: super::Semantics) -> Self {
+        let memorizing_timeshift = policy.memorize && policy.timeshift.is_some();
+        if memorizing_timeshift && semantics == super::Semantics::Current {
+            DeadlineTest::Inclusive
+        } else {
+            DeadlineTest::Strict
+        }
+    }
+
+    /// True when a task with this slack (`deadline - (now + remaining)`) may still wait.
+    fn may_wait(self, slack: i64) -> bool {
+        match self {
+            DeadlineTest::Strict => slack > 0,
+            DeadlineTest::Inclusive => slack >= 0,
+        }
+    }
+}
+
+/// Decides whether a task is deferred at `now` under the strict test of SPEC 7.2.
+/// `duration_ms` is its original duration (for short/long), `remaining_ms` its remaining work.
 pub fn deferral(
+    regime: Option<&Regime>,
+    now: i64,
+    duration_ms: i64,
+    remaining_ms: i64,
+    deferrable: bool,
+    deadline_ms: Option<i64>,
+) -> Deferral {
+    deferral_with(
+        DeadlineTest::Strict,
+        regime,
+        now,
+        duration_ms,
+        remaining_ms,
+        deferrable,
+        deadline_ms,
+    )
+}
+
+/// [`deferral`] with the deadline comparison `test`.
+pub fn deferral_with(
+    test: DeadlineTest,
     regime: Option<&Regime>,
     now: i64,
     duration_ms: i64,
@@ -173,7 +225,7 @@ pub fn deferral(
         )
     } else if low {
         (false, "carbon intensity is low: runs now".to_string())
-    } else if slack.is_some_and(|s| s > 0) {
+    } else if slack.is_some_and(|s| test.may_wait(s)) {
         let why = if regime.is_none() {
             "no carbon sample evaluated yet"
         } else {
@@ -272,6 +324,26 @@ mod tests {
         assert!(!deferral(Some(&high), 10, 10, 10, false, Some(50)).deferred);
         assert!(!deferral(Some(&high), 10, 10, 10, true, None).deferred);
         assert!(deferral(None, 10, 10, 10, true, Some(50)).deferred);
+    }
+
+    /// C14: with no slack left (10 + 10 = 20 = deadline) the strict test runs the task now
+    /// and the inclusive one (memorizing time-shift under Current) defers it; one ms past the
+    /// deadline neither defers.
+    #[test]
+    fn the_inclusive_test_defers_at_zero_slack() {
+        let ts = Timeshift {
+            forecast: false,
+            window_size: 2,
+            ..TIMESHIFT_DEFAULTS
+        };
+        let high = evaluate(&ts, 200.0, &[], &[100.0, 200.0]);
+        let at = |test, deadline| {
+            deferral_with(test, Some(&high), 10, 10, 10, true, Some(deadline)).deferred
+        };
+        assert!(!at(DeadlineTest::Strict, 20));
+        assert!(at(DeadlineTest::Inclusive, 20));
+        assert!(!at(DeadlineTest::Inclusive, 19));
+        assert!(at(DeadlineTest::Strict, 21));
     }
 }
 

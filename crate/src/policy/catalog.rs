@@ -90,7 +90,7 @@ pub const SUBSET_SIZE: Field = int(
     "subsetSize",
     1,
     1,
-    "Pick at random among the best `subsetSize` ranked hosts (1: always the best).",
+    "Pick at random among the best `subsetSize` ranked hosts (1: always the best). OpenDC 3 (the Current semantics) ignores it and draws nothing.",
 );
 pub const MAX_TIMES_SKIPPED: Field = int(
     "maxTimesSkipped",

@@ -170,6 +170,7 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
             version: env!("CARGO_PKG_VERSION").into(),
             seed: s.seed,
             quantum_ms: s.quantum_ms,
+            semantics: sim.options.semantics,
             digests: Digests {
                 topology: digest::topology(s.topology),
                 workload: digest::workload(s.workload),

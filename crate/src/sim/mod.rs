@@ -25,6 +25,7 @@ pub use queue::QueueSnapshot;
 pub use result::SimResult;
 pub use run::Simulation;
 
+use crate::engine::Semantics;
 use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::Policy;
 
@@ -62,6 +63,8 @@ pub struct Options {
     /// Instants (distinct event times) after which the run stops the same way: with the time
     /// limit, this bounds the work of any run, whatever the input.
     pub max_instants: u64,
+    /// Classic (SPEC 1-10) or Current (SPEC 11.12) scheduling.
+    pub semantics: Semantics,
 }
 
 impl Default for Options {
@@ -72,6 +75,7 @@ impl Default for Options {
             // Ten years of simulated time.
             max_time_ms: MAX_TIME_MS,
             max_instants: MAX_INSTANTS,
+            semantics: Semantics::Classic,
         }
     }
 }

@@ -9,6 +9,7 @@
 use super::run::Simulation;
 use super::task::State;
 use crate::engine::timeshift::{self, Deferral};
+use crate::engine::Semantics;
 use crate::format::duration;
 use serde::Serialize;
 
@@ -116,7 +117,8 @@ impl Simulation<'_> {
                 .last()
                 .map_or(tk.submit, |p| p.from_ms.max(tk.submit));
             if let Some(from) = tk.deferring_since {
-                let d = timeshift::deferral(
+                let d = timeshift::deferral_with(
+                    self.deadline_test,
                     self.regime.as_ref(),
                     time_ms,
                     tk.duration,
@@ -124,7 +126,12 @@ impl Simulation<'_> {
                     tk.deferrable,
                     tk.deadline,
                 );
-                let latest = tk.deadline.map_or(time_ms, |d| d - tk.remaining);
+                // The cycle it is due at: its latest start (or, under C14's `<=`, the next
+                // cycle after a latest start that was already reached).
+                let latest = tk
+                    .wake
+                    .or(tk.deadline.map(|d| d - tk.remaining))
+                    .unwrap_or(time_ms);
                 queue.push(QueuedTask {
                     task_id: id(iu),
                     position,
@@ -142,12 +149,27 @@ impl Simulation<'_> {
                 continue;
             }
             let fits_now = if queue.len() < DETAILED_QUEUE_ENTRIES {
-                let choice = scheduler.select(policy, &self.hosts, &tk.demand, &mut rng);
-                Some(match choice.host {
-                    Some(h) => Ok(self.names[h].clone()),
-                    None => Err(scheduler
-                        .explain(policy, &self.hosts, &self.names, &tk.demand, &choice)
-                        .summary),
+                // A Current decision is explained as it is taken; a Classic one only when no
+                // host fits.
+                let explain_now = scheduler.semantics() == Semantics::Current;
+                let (choice, placement) = scheduler.decide(
+                    policy,
+                    &self.hosts,
+                    &self.names,
+                    &tk.demand,
+                    &mut rng,
+                    explain_now,
+                );
+                Some(match (choice.host, choice.refusal) {
+                    (Some(h), None) => Ok(self.names[h].clone()),
+                    _ => Err(placement.map_or_else(
+                        || {
+                            scheduler
+                                .explain(policy, &self.hosts, &self.names, &tk.demand, &choice)
+                                .summary
+                        },
+                        |p| p.summary,
+                    )),
                 })
             } else {
                 None

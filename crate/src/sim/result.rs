@@ -3,6 +3,7 @@
 //! saved results all read them. Times are simulation ms unless the name says otherwise.
 
 use crate::diag::Diagnostic;
+use crate::engine::Semantics;
 use serde::{Deserialize, Serialize};
 
 /// Everything a run produced.
@@ -146,6 +147,9 @@ pub struct Provenance {
     pub version: String,
     pub seed: u64,
     pub quantum_ms: i64,
+    /// `current` when the run followed OpenDC 3's scheduler (SPEC 11.12); absent for Classic.
+    #[serde(default, skip_serializing_if = "Semantics::is_classic")]
+    pub semantics: Semantics,
     /// FNV-1a-style 64-bit digests (hex) of the inputs as read: topology, workload, carbon, policy.
     pub digests: Digests,
 }

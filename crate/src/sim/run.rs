@@ -16,7 +16,9 @@ use super::series::SeriesRecorder;
 use super::task::{State, Task};
 use super::{finish, Options, Scenario};
 use crate::diag::Diagnostic;
+use crate::engine::current::HostTypes;
 use crate::engine::scheduler::Scheduler;
+use crate::engine::timeshift::DeadlineTest;
 use crate::engine::timeshift::Regime;
 use crate::engine::{Demand, HostState, Rng};
 use crate::model::HostSpec;
@@ -74,6 +76,8 @@ pub struct Simulation<'a> {
     pub(super) distinct_empty: Vec<HostState>,
     /// The carbon sample reached by the energy integration (time only moves forward).
     pub(super) carbon_cursor: usize,
+    /// The deferral test's comparison with the deadline (C14 under Current).
+    pub(super) deadline_test: DeadlineTest,
 }
 
 impl<'a> Simulation<'a> {
@@ -134,6 +138,7 @@ impl<'a> Simulation<'a> {
                 finish: None,
                 skips: 0,
                 deferring_since: None,
+                wake: None,
                 deferrals: vec![],
                 pause_since: None,
                 pauses: vec![],
@@ -168,7 +173,15 @@ impl<'a> Simulation<'a> {
                 .map(|i| ExplanationRecorder::new(i as u32))
         });
         let series = SeriesRecorder::new(options.series_resolution_ms, total_idle_power);
-        let scheduler = Scheduler::new(scenario.policy, &hosts);
+        // The shadow Current state serves only the explained task's other choice (C20).
+        let scheduler = Scheduler::with_semantics(
+            scenario.policy,
+            &hosts,
+            options.semantics,
+            || HostTypes::of_topology(scenario.topology),
+            explainer.is_some(),
+        );
+        let deadline_test = DeadlineTest::of(scenario.policy, options.semantics);
         let rng = crate::engine::rng(scenario.seed);
         let next_sample = carbon.as_ref().map_or(0, |c| c.first_index() + 1);
         Simulation {
@@ -208,6 +221,7 @@ impl<'a> Simulation<'a> {
             skipped: 0,
             distinct_empty,
             carbon_cursor: 0,
+            deadline_test,
         }
     }
 
@@ -411,7 +425,7 @@ impl<'a> Simulation<'a> {
             if time == t
                 && tk.state == State::Queued
                 && tk.deferring_since.is_some()
-                && tk.latest_start() == Some(time)
+                && tk.wake == Some(time)
             {
                 due_tasks.push(task);
             }

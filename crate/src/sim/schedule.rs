@@ -142,7 +142,8 @@ impl Simulation<'_> {
             }
             if timeshift && self.tasks[iu].deferrable && self.tasks[iu].deadline.is_some() {
                 let tk = &self.tasks[iu];
-                let d = timeshift::deferral(
+                let d = timeshift::deferral_with(
+                    self.deadline_test,
                     self.regime.as_ref(),
                     t,
                     tk.duration,
@@ -159,8 +160,18 @@ impl Simulation<'_> {
                     if tk.deferring_since.is_none() {
                         tk.deferring_since = Some(t);
                         self.deferred_count += 1;
-                        if let Some(latest) = tk.latest_start() {
-                            self.wakeups.push(Reverse((latest, i)));
+                        let q = self.scenario.quantum_ms.max(1);
+                        // A latest start that is not after now (C14's `<=`) is due at the next
+                        // cycle on the quantum: one cycle per instant (SPEC 6.1).
+                        tk.wake = tk.latest_start().map(|latest| {
+                            if latest > t {
+                                latest
+                            } else {
+                                (t.div_euclid(q) + 1) * q
+                            }
+                        });
+                        if let Some(wake) = tk.wake {
+                            self.wakeups.push(Reverse((wake, i)));
                         }
                     }
                     kept.push(i);
@@ -197,28 +208,52 @@ impl Simulation<'_> {
         }
     }
 
-    /// Tries to place a queued task now; true when it was placed.
+    /// Tries to place a queued task now; true when it left the queue: placed, or terminated
+    /// because the chosen host refused it (Current, C13).
     pub(super) fn try_place(&mut self, i: usize, t: i64) -> bool {
         let demand = self.tasks[i].demand;
         let policy = self.scenario.policy;
-        let choice = self
-            .scheduler
-            .select(policy, &self.hosts, &demand, &mut self.rng);
-        if let Some(e) = &mut self.explainer {
-            if e.task == i as u32 {
-                let placement =
-                    self.scheduler
-                        .explain(policy, &self.hosts, &self.names, &demand, &choice);
-                e.placement(t, placement);
-            }
+        let explained = self.explainer.as_ref().is_some_and(|e| e.task == i as u32);
+        let (choice, placement) = self.scheduler.decide(
+            policy,
+            &self.hosts,
+            &self.names,
+            &demand,
+            &mut self.rng,
+            explained,
+        );
+        if let (Some(e), Some(placement)) = (&mut self.explainer, placement) {
+            e.placement(t, placement);
         }
-        match choice.host {
-            Some(h) => {
+        match (choice.host, choice.refusal) {
+            (Some(h), Some(refusal)) => {
+                let reason = refusal.reason(&self.names[h]);
+                self.refuse(i, t, reason);
+                true
+            }
+            (Some(h), None) => {
                 self.start(i, h, t);
                 true
             }
-            None => false,
+            (None, _) => false,
         }
+    }
+
+    /// Terminates task `i` at `t`, refused by the host Current chose (C13): the host is not
+    /// charged, and the cycle goes on with the next queued task.
+    fn refuse(&mut self, i: usize, t: i64, reason: String) {
+        if let Some(from) = self.tasks[i].pause_since.take() {
+            self.tasks[i].pauses.push(Span {
+                from_ms: from,
+                to_ms: t,
+            });
+        }
+        let tk = &mut self.tasks[i];
+        tk.state = State::Terminated;
+        tk.finish = Some(t);
+        tk.reason = Some(reason);
+        self.finished += 1;
+        self.end = self.end.max(t);
     }
 
     /// Starts (or resumes) task `i` on host `h` at `t`.
@@ -226,8 +261,7 @@ impl Simulation<'_> {
         self.placed_seq += 1;
         let before = self.hosts[h].instance_count;
         self.hosts[h].place(&self.tasks[i].demand);
-        self.scheduler
-            .moved(h, before, self.hosts[h].instance_count);
+        self.scheduler.changed(&self.hosts, h, before);
         let workload = self.scenario.workload;
         let tk = &mut self.tasks[i];
         tk.state = State::Running;
@@ -333,8 +367,7 @@ impl Simulation<'_> {
         self.running_count -= 1;
         let before = self.hosts[h].instance_count;
         self.hosts[h].release(&demand);
-        self.scheduler
-            .moved(h, before, self.hosts[h].instance_count);
+        self.scheduler.changed(&self.hosts, h, before);
         // Integrated with the task still running: a host is busy until its last task ends.
         self.integrate(h, t);
         self.meters[h].running.retain(|&r| r != i as u32);

@@ -35,6 +35,9 @@ pub(super) struct Task {
     pub(super) finish: Option<i64>,
     pub(super) skips: u32,
     pub(super) deferring_since: Option<i64>,
+    /// The cycle at which the deferred task is due (SPEC 7.3): its latest start, or, when that
+    /// is not after the deferral (C14's `<=`), the next multiple of the quantum after it.
+    pub(super) wake: Option<i64>,
     pub(super) deferrals: Vec<Span>,
     pub(super) pause_since: Option<i64>,
     pub(super) pauses: Vec<Span>,

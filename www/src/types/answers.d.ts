@@ -108,7 +108,11 @@ diagnostics: Array<Diagnostic>, expectError?: string,
 /**
  * True when the case ran and every expectation held (or the expected error was given).
  */
-ok: boolean, };
+ok: boolean, 
+/**
+ * `current` when the case ran under Current (SPEC 11.13); absent for Classic.
+ */
+semantics?: Semantics, };
 
 /**
  * A draw: the generator outputs consumed and the index they gave.
@@ -122,6 +126,11 @@ values: Array<number>,
  * Among how many ranked hosts the index was drawn.
  */
 among: number, index: number, };
+
+/**
+ * The semantics of a run: `classic` (the default) or `current`.
+ */
+export type Semantics = "classic" | "current";
 
 /**
  * Why one placement went where it did.
@@ -154,7 +163,126 @@ chosen: string | null,
 /**
  * `3 hosts: 1 rejected by Ram, 1 by VCpu; chose B`.
  */
-summary: string, };
+summary: string, 
+/**
+ * `current` when OpenDC 3's filter scheduler decided (SPEC 11.12); absent under Classic.
+ */
+semantics?: Semantics, 
+/**
+ * The Current decision's record (C20): candidates, weights, maxIdx and maxW.
+ */
+current?: CurrentTrace, 
+/**
+ * Why the chosen host refused the task (C13); `chosen` is then `null`.
+ */
+refusal?: string, 
+/**
+ * What the other semantics would choose, when it differs.
+ */
+other?: OtherChoice, };
+
+/**
+ * The other semantics' choice for the same decision, when it differs from the one taken.
+ */
+export type OtherChoice = { 
+/**
+ * The semantics that would choose differently.
+ */
+semantics: Semantics, 
+/**
+ * Its host, `null` when it would place the task nowhere now.
+ */
+host: string | null, 
+/**
+ * The first rule that applies: `not a candidate`, `no draw` or `persistent weights`.
+ */
+rule: string, 
+/**
+ * `OpenDC 3 would choose large-1: only the first empty host of each type is a candidate`.
+ */
+text: string, };
+
+/**
+ * An f64 that keeps NaN and the infinities visible in JSON.
+ */
+export type Num = number | "NaN" | "Infinity" | "-Infinity";
+
+/**
+ * A candidate of C6, in C's order.
+ */
+export type Candidate = { host: string, 
+/**
+ * `used`, or `empty, first of type T`.
+ */
+origin: string, };
+
+/**
+ * A type whose first empty host failed a filter, so that the type offered no candidate.
+ */
+export type FailedHead = { type: string, host: string, filter: string, 
+/**
+ * Why, in numbers (`needs 8 cores, 2 free`).
+ */
+reason: string, };
+
+/**
+ * One weigher's pass of C8 and C9 over the candidates.
+ */
+export type WeigherPass = { weigher: string, multiplier: number, 
+/**
+ * Raw weights, per candidate (C8).
+ */
+raw: Array<Num>, lo: Num, hi: Num, range: Num, 
+/**
+ * `m / range`; `null` when the range is 0 and the weigher is skipped.
+ */
+factor: Num | null, skipped: boolean, 
+/**
+ * W per candidate position, before and after this weigher.
+ */
+wBefore: Array<Num>, wAfter: Array<Num>, };
+
+/**
+ * An update of maxIdx and maxW (C9): position `index` had `w` > the previous maxW.
+ */
+export type MaxUpdate = { 
+/**
+ * The weigher (index in the policy) whose pass made the update.
+ */
+weigher: number, index: number, host: string, 
+/**
+ * W at that position after the addition.
+ */
+w: Num, 
+/**
+ * The new maxW: the candidate's raw weight.
+ */
+maxW: Num, };
+
+/**
+ * The record of one Current decision.
+ */
+export type CurrentTrace = { 
+/**
+ * C, in order.
+ */
+candidates: Array<Candidate>, 
+/**
+ * Used hosts before this position of U were skipped by the lower bound on the first filter.
+ */
+lowerBound: number, 
+/**
+ * Used hosts at that point: |U|.
+ */
+used: number, failedHeads: Array<FailedHead>, weighers: Array<WeigherPass>, maxUpdates: Array<MaxUpdate>, 
+/**
+ * The chosen position in C (`null` when C is empty).
+ */
+maxIdx: number | null, 
+/**
+ * The final maxW (4.9e-324 when nothing beat it).
+ */
+maxW: Num, };
 
 /**
  * One host's line in a placement's table.
@@ -283,7 +411,12 @@ maxTimeMs?: number,
 /**
  * Instants after which the run stops the same way (default 250 million).
  */
-maxInstants?: number, };
+maxInstants?: number, 
+/**
+ * `classic` (the default, SPEC 1-10) or `current` (OpenDC 3's filter scheduler, SPEC
+ * 11.12); omitted when classic.
+ */
+semantics?: Semantics, };
 
 /**
  * Which way a metric improves.
@@ -410,6 +543,10 @@ export type RegimePoint = { timeMs: number, shortLow: boolean, longLow: boolean,
  */
 export type Provenance = { program: string, version: string, seed: number, quantumMs: number, 
 /**
+ * `current` when the run followed OpenDC 3's scheduler (SPEC 11.12); absent for Classic.
+ */
+semantics?: Semantics, 
+/**
  * FNV-1a-style 64-bit digests (hex) of the inputs as read: topology, workload, carbon, policy.
  */
 digests: Digests, };
@@ -500,7 +637,11 @@ export type LoadedScenario = { topology: LoadedInput, workload: LoadedInput, car
 /**
  * The policy as the file writes it.
  */
-policy: JsonValue, seed: number, quantumMs: number, warnings: Array<Diagnostic>, };
+policy: JsonValue, seed: number, quantumMs: number, 
+/**
+ * The file's `semantics`; absent when classic.
+ */
+semantics?: Semantics, warnings: Array<Diagnostic>, };
 
 /**
  * A loaded input's handle and what it holds.

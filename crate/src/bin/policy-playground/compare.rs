@@ -7,6 +7,7 @@ use super::inputs::{load_error, load_inputs, InputArgs};
 use super::simulate::{emit, run_with_progress};
 use super::{print_diagnostics, Exit, INVALID};
 use policy_playground::compare::{compare_finished, Comparison, FinishedRun};
+use policy_playground::engine::Semantics;
 use policy_playground::experiment::{self, Disk};
 use policy_playground::policy::Policy;
 use policy_playground::request::RunRequest;
@@ -29,6 +30,9 @@ pub struct Args {
     /// Scheduling quantum in ms (default 1000).
     #[arg(long = "quantum-ms")]
     pub quantum_ms: Option<i64>,
+    /// classic or current (SPEC 11.12), for every run; default: the scenario's, else classic.
+    #[arg(long)]
+    pub semantics: Option<Semantics>,
     /// Print the comparison as JSON (the page's `compare` answer).
     #[arg(long)]
     pub json: bool,
@@ -55,7 +59,10 @@ pub fn run(args: Args) -> Result<(), Exit> {
         print_diagnostics(None, &warnings);
         policies.push((label_of(path), policy));
     }
-    let baseline = loaded.request(args.seed, args.quantum_ms);
+    let mut baseline = loaded.request(args.seed, args.quantum_ms);
+    if let Some(semantics) = args.semantics {
+        baseline.options.semantics = semantics;
+    }
     let mut requests: Vec<(String, RunRequest)> = vec![("baseline".into(), baseline.clone())];
     for (label, policy) in &policies {
         let mut request = baseline.clone();

@@ -115,6 +115,7 @@ pub(super) fn load_inputs(args: &InputArgs) -> Result<LoadedRun, Exit> {
             policy,
             seed: 0,
             quantum_ms: policy_playground::sim::DEFAULT_QUANTUM_MS,
+            semantics: Default::default(),
             warnings,
         },
         carbon_reference: CarbonReference::Followed,

@@ -5,7 +5,9 @@
 
 use clap::{Parser, Subcommand};
 use policy_playground::api::{self, Answer};
+use policy_playground::case::CaseOptions;
 use policy_playground::diag::{Diagnostic, Severity};
+use policy_playground::engine::Semantics;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -59,6 +61,13 @@ enum Command {
         /// Print {"steps": [...]} as JSON.
         #[arg(long)]
         json: bool,
+        /// classic or current: overrides every case's `semantics` (SPEC 11.13).
+        #[arg(long)]
+        semantics: Option<Semantics>,
+        /// Classic cases also say which host OpenDC 3 (Current) would choose when it differs
+        /// (Current cases always say what Classic would choose).
+        #[arg(long = "other-choice")]
+        other_choice: bool,
     },
 }
 
@@ -96,7 +105,18 @@ fn run(command: Command) -> Result<(), u8> {
     match command {
         Command::Check { file, json } => check(&file, json),
         Command::Expand { file } => expand(&file),
-        Command::Decide { case, json } => decide(&case, json),
+        Command::Decide {
+            case,
+            json,
+            semantics,
+            other_choice,
+        } => {
+            let options = CaseOptions {
+                semantics,
+                other_choice,
+            };
+            decide(&case, json, &options)
+        }
         Command::Bench {
             rss_child: true, ..
         } => bench::rss_child(),
@@ -241,9 +261,9 @@ fn expand(file: &Path) -> Result<(), u8> {
     }
 }
 
-fn decide(file: &Path, json: bool) -> Result<(), u8> {
+fn decide(file: &Path, json: bool, options: &CaseOptions) -> Result<(), u8> {
     let text = read_text(file)?;
-    let value = match api::decide(&text) {
+    let value = match api::decide_with(&text, options) {
         Answer::Success { value } => value,
         Answer::Failure { errors } => {
             print_diagnostics_in(Some(file), Some(&text), &errors);
@@ -361,12 +381,13 @@ fn print_case(file: &Path, n: usize, case: &serde_json::Value) {
                         },
                         h["rank"]
                     )
-                } else {
+                } else if let Some(filter) = h["rejectedBy"].as_str() {
                     format!(
-                        "rejected by {}: {}",
-                        h["rejectedBy"].as_str().unwrap_or(""),
+                        "rejected by {filter}: {}",
                         h["reason"].as_str().unwrap_or("")
                     )
+                } else {
+                    h["reason"].as_str().unwrap_or("").to_string()
                 };
                 println!("      {}: {verdict}", h["name"].as_str().unwrap_or(""));
             }
@@ -376,6 +397,72 @@ fn print_case(file: &Path, n: usize, case: &serde_json::Value) {
                     d["index"], d["among"], d["values"]
                 );
             }
+            if let Some(c) = p.get("current") {
+                print_current(c);
+            }
+            if let Some(o) = p.get("other") {
+                println!(
+                    "    {} ({})",
+                    o["text"].as_str().unwrap_or(""),
+                    o["rule"].as_str().unwrap_or("")
+                );
+            }
         }
     }
+}
+
+/// The lines of a Current decision's record (SPEC 11.12, C20): C with origins, failed type
+/// heads, each weigher's arithmetic and W, and maxIdx.
+fn print_current(c: &serde_json::Value) {
+    let Some(candidates) = c["candidates"].as_array() else {
+        return;
+    };
+    let list: Vec<String> = candidates
+        .iter()
+        .map(|k| {
+            format!(
+                "{} ({})",
+                k["host"].as_str().unwrap_or(""),
+                k["origin"].as_str().unwrap_or("")
+            )
+        })
+        .collect();
+    println!("      C = [{}]", list.join(", "));
+    for f in c["failedHeads"].as_array().into_iter().flatten() {
+        println!(
+            "      type {}: first empty host {} fails {}: {}",
+            f["type"].as_str().unwrap_or(""),
+            f["host"].as_str().unwrap_or(""),
+            f["filter"].as_str().unwrap_or(""),
+            f["reason"].as_str().unwrap_or("")
+        );
+    }
+    for w in c["weighers"].as_array().into_iter().flatten() {
+        println!(
+            "      {} x{}: raw {} lo {} hi {} range {} factor {}; W {} -> {}",
+            w["weigher"].as_str().unwrap_or(""),
+            w["multiplier"],
+            w["raw"],
+            w["lo"],
+            w["hi"],
+            w["range"],
+            if w["skipped"] == true {
+                "(skipped)".to_string()
+            } else {
+                w["factor"].to_string()
+            },
+            w["wBefore"],
+            w["wAfter"]
+        );
+    }
+    for u in c["maxUpdates"].as_array().into_iter().flatten() {
+        println!(
+            "      maxIdx <- {} ({}), W {} > maxW, maxW <- {}",
+            u["index"],
+            u["host"].as_str().unwrap_or(""),
+            u["w"],
+            u["maxW"]
+        );
+    }
+    println!("      final maxIdx {}", c["maxIdx"]);
 }

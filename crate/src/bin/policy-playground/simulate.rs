@@ -4,6 +4,7 @@
 use super::inputs::{load_error, load_inputs, InputArgs};
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use policy_playground::engine::Semantics;
 use policy_playground::experiment::{self, Disk};
 use policy_playground::notes::notes;
 use policy_playground::policy::Policy;
@@ -27,6 +28,10 @@ pub struct Args {
     /// Scheduling quantum in ms (default 1000).
     #[arg(long = "quantum-ms")]
     pub quantum_ms: Option<i64>,
+    /// classic (SPEC 1-10) or current (OpenDC 3's scheduler, SPEC 11.12); default: the
+    /// scenario's, else classic.
+    #[arg(long)]
+    pub semantics: Option<Semantics>,
     /// Print the full result as JSON (an array for an experiment).
     #[arg(long)]
     pub json: bool,
@@ -118,6 +123,9 @@ fn set_options(o: &mut RunOptions, args: &Args) {
     o.series_resolution_ms = args.series_resolution_ms;
     o.max_time_ms = args.max_time_ms;
     o.max_instants = args.max_instants;
+    if let Some(semantics) = args.semantics {
+        o.semantics = semantics;
+    }
 }
 
 pub(super) fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), Exit> {
@@ -178,6 +186,9 @@ pub fn summary(label: &str, policy: &Policy, r: &SimResult) -> String {
     let m = &r.metrics;
     let mut s = String::new();
     s.push_str(&format!("{label}\n  policy       {}\n", policy.describe()));
+    if !r.provenance.semantics.is_classic() {
+        s.push_str("  semantics    current (OpenDC 3's filter scheduler, SPEC 11.12)\n");
+    }
     s.push_str(&format!(
         "  tasks        {} completed, {} terminated, {} dropped (of {})\n",
         m.tasks_completed, m.tasks_terminated, m.tasks_dropped, m.tasks_total

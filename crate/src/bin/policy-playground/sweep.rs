@@ -5,6 +5,7 @@
 use super::inputs::{load_inputs, InputArgs};
 use super::simulate::emit;
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
+use policy_playground::engine::Semantics;
 use policy_playground::policy::expand;
 use policy_playground::sim::metric_catalog;
 use policy_playground::sweep::{self, SweepReport, SweepSpec};
@@ -35,6 +36,9 @@ pub struct Args {
     /// Scheduling quantum in ms (default: the scenario's, else 1000).
     #[arg(long = "quantum-ms")]
     pub quantum_ms: Option<i64>,
+    /// classic or current (SPEC 11.12); default: the scenario's, else classic.
+    #[arg(long)]
+    pub semantics: Option<Semantics>,
     /// Print the whole report as JSON.
     #[arg(long)]
     pub json: bool,
@@ -79,7 +83,10 @@ pub fn run(args: Args) -> Result<(), Exit> {
         seeds: args.seeds,
     };
     // One request for every run: only its policy and seed change.
-    let request = loaded.request(args.seed, args.quantum_ms);
+    let mut request = loaded.request(args.seed, args.quantum_ms);
+    if let Some(semantics) = args.semantics {
+        request.options.semantics = semantics;
+    }
     if let Err(ds) = request.options.sim_options(None) {
         print_diagnostics(None, &ds);
         return Err(UNREADABLE);
