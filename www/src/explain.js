@@ -44,8 +44,32 @@ function placement(d, epoch, open) {
     : `no random draw (subset ${p.subset} of ${p.candidates} candidates)`;
   return h('details', { class: 'decision placement', open, 'data-testid': 'decision-placement' },
     h('summary', {}, `${at(timeOf(d), epoch)}: `, h('strong', { 'data-testid': 'placement-summary' }, p.summary)),
-    h('p', {}, `${p.scheduler} scheduler; ${p.candidates} candidates; ${draw}`),
-    h('div', { class: 'table-scroll' }, h('table', { class: 'host-table', 'data-testid': 'host-table' }, h('thead', {}, head), h('tbody', {}, rows))));
+    p.other ? h('p', { class: 'note', 'data-testid': 'placement-other' }, p.other.text) : null,
+    p.refusal ? h('p', { class: 'note', 'data-testid': 'placement-refusal' }, p.refusal) : null,
+    p.current ? currentRecord(p.current) : h('p', {}, `${p.scheduler} scheduler; ${p.candidates} candidates; ${draw}`),
+    p.current ? null : h('div', { class: 'table-scroll' }, h('table', { class: 'host-table', 'data-testid': 'host-table' }, h('thead', {}, head), h('tbody', {}, rows))));
+}
+
+/** OpenDC 3's decision (SPEC 11.12, C20): the candidates in C's order with their origin, the
+ * weights W before and after each weigher, and every update of maxIdx and maxW. */
+function currentRecord(c) {
+  const n = (v) => (typeof v === 'string' ? v : num(v));
+  const head = h('tr', {}, h('th', { scope: 'col' }, 'candidate'), h('th', { scope: 'col' }, 'origin'),
+    ...c.weighers.map((w) => h('th', { scope: 'col', title: `lo ${n(w.lo)}, hi ${n(w.hi)}, range ${n(w.range)}, factor ${w.factor == null ? 'skipped' : n(w.factor)}` },
+      `${w.weigher} × ${w.multiplier}`, h('br'), h('small', {}, 'raw: W before → after'))));
+  const rows = c.candidates.map((cand, i) => h('tr', { class: i === c.maxIdx ? 'chosen' : '' },
+    h('th', { scope: 'row' }, cand.host, i === c.maxIdx ? ' ✔ chosen' : ''),
+    h('td', {}, cand.origin),
+    ...c.weighers.map((w) => h('td', { class: 'num' }, `${n(w.raw[i])}: ${n(w.wBefore[i])} → ${n(w.wAfter[i])}`))));
+  const updates = c.maxUpdates.length
+    ? c.maxUpdates.map((u) => `${u.host} (position ${u.index + 1}): W ${n(u.w)} > maxW, so maxW = ${n(u.maxW)}`).join('; ')
+    : 'no W exceeded maxW: the first candidate is chosen';
+  const failed = c.failedHeads.map((f) => `type ${f.type}: ${f.host} fails ${f.filter} (${f.reason})`).join('; ');
+  return h('div', { class: 'current-record', 'data-testid': 'current-record' },
+    h('p', {}, `OpenDC 3's filter scheduler (Current): ${c.candidates.length} candidates, used hosts first, then the first empty host of each type; weights persist by position.`),
+    failed ? h('p', {}, `Empty hosts that offered no candidate: ${failed}.`) : null,
+    h('div', { class: 'table-scroll' }, h('table', { class: 'host-table', 'data-testid': 'current-table' }, h('thead', {}, head), h('tbody', {}, rows))),
+    h('p', {}, updates));
 }
 
 /** Renders the explanation of `task` into `el`. */

@@ -97,6 +97,13 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
   const seed = h('input', { type: 'number', id: 'seed', min: '0', step: '1', value: String(state.options.seed), 'data-testid': 'seed' });
   const quantum = h('input', { type: 'number', id: 'quantum', min: '1', step: '1', value: String(state.options.quantumMs), 'data-testid': 'quantum' });
   const counts = h('div', { class: 'host-counts', 'data-testid': 'host-counts' });
+  // Which OpenDC's scheduler decides (SPEC 11.12): Classic (SPEC 1-10) or Current (OpenDC 3).
+  const semantics = h('select', { id: 'semantics', 'data-testid': 'semantics' },
+    h('option', { value: 'classic' }, 'Classic: OpenDC 2 (SPEC 1-10)'),
+    h('option', { value: 'current' }, 'Current: OpenDC 3\'s scheduler'));
+  semantics.value = state.options.semantics || 'classic';
+  semantics.addEventListener('change', () => { state.options.semantics = semantics.value; emit('options'); });
+  const useSemantics = (v) => { semantics.value = v; state.options.semantics = v; emit('options'); };
   const newSeed = h('button', { type: 'button', 'data-testid': 'new-seed' }, 'new random seed');
   seed.addEventListener('change', () => {
     const v = Number(seed.value);
@@ -123,6 +130,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       drop, experimentPanel),
     h('div', { class: 'row options' }, h('label', { for: 'seed' }, 'Seed '), seed, newSeed),
     h('div', { class: 'row options' }, h('label', { for: 'quantum' }, 'Scheduling quantum (ms) '), quantum),
+    h('div', { class: 'row options' }, h('label', { for: 'semantics' }, 'Scheduler semantics '), semantics),
     h('h3', {}, 'Hosts per group'), counts);
 
   let limits = null;
@@ -224,6 +232,8 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       if (v.policy != null) onPolicy(JSON.stringify(v.policy, null, 2));
       state.options.seed = v.seed;
       state.options.quantumMs = v.quantumMs;
+      state.options.semantics = v.semantics || 'classic';
+      semantics.value = state.options.semantics;
       seed.value = String(state.options.seed);
       quantum.value = String(state.options.quantumMs);
     }
@@ -284,7 +294,10 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     experimentPanel.replaceChildren(
       h('div', { class: 'row' }, h('label', { for: 'experiment-run' }, 'Run '), runs),
       h('div', { class: 'row' }, strict, h('label', { for: 'experiment-strict' }, ' strict, as `opendc --strict`: unknown keys are errors')),
-      ...v.notes.map((n) => h('p', { class: 'note', 'data-testid': 'experiment-note' }, n)));
+      ...v.notes.map((n) => h('p', { class: 'note', 'data-testid': 'experiment-note' }, n,
+        v.format === 'sdk' && state.options.semantics !== 'current'
+          ? h('button', { type: 'button', 'data-testid': 'use-current', onclick: (e) => { e.target.remove(); useSemantics('current'); } }, 'Run it under Current')
+          : null)));
   }
 
   /** An experiment among the files, by its keys (`topologies` with `workloads`). */
@@ -370,8 +383,9 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       if (a.type === 'success') limits = a.value;
     },
     setOptions(o) {
-      state.options = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...(o.hostCounts || {}) } };
+      state.options = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...(o.hostCounts || {}) }, semantics: o.semantics || 'classic' };
       seed.value = String(state.options.seed);
+      semantics.value = state.options.semantics;
       quantum.value = String(state.options.quantumMs);
       renderCounts();
     },

@@ -24,6 +24,7 @@ export async function encodeShare({ sample, policy, policyB, options }) {
   const o = { v: 2, sample, policy, seed: options.seed, quantumMs: options.quantumMs };
   if (Object.keys(options.hostCounts).length) o.hostCounts = options.hostCounts;
   if (policyB != null) o.policyB = policyB;
+  if (options.semantics === 'current') o.semantics = 'current';
   return `#s2=${bytesToBase64url(await deflate(JSON.stringify(o)))}`;
 }
 
@@ -43,10 +44,11 @@ export async function decodeShare(hash, samples) {
   const isInt = (v) => Number.isSafeInteger(v) && v >= 0;
   if (!o || o.v !== version || typeof o.policy !== 'string' || !samples[o.sample] || !isInt(o.seed) || !isInt(o.quantumMs)
     || (o.policyB != null && typeof o.policyB !== 'string')
+    || (o.semantics != null && o.semantics !== 'current')
     || (o.hostCounts != null && (typeof o.hostCounts !== 'object' || !Object.values(o.hostCounts).every(isInt)))) {
     return { error: 'the link is damaged: its state is incomplete or from another version' };
   }
-  return { sample: o.sample, policy: o.policy, policyB: o.policyB ?? null, options: { seed: o.seed, quantumMs: o.quantumMs, hostCounts: o.hostCounts || {} } };
+  return { sample: o.sample, policy: o.policy, policyB: o.policyB ?? null, options: { seed: o.seed, quantumMs: o.quantumMs, hostCounts: o.hostCounts || {}, semantics: o.semantics || 'classic' } };
 }
 
 export function saveLocal(data) {

@@ -4,7 +4,7 @@
 //   sources:  what each input came from (a sample name or file names), for the share URL
 //   policy / policyB: editor texts (policyB is null unless compare mode is on)
 //   defaults: the run options with every default written out (the wasm's defaultOptions())
-//   options:  {seed, quantumMs, hostCounts}, from the defaults on
+//   options:  {seed, quantumMs, hostCounts, semantics}, from the defaults on
 //   results:  [{result, run, text, ms}] for A and B; stale: the policy has errors
 //   comparison: the wasm's compare answer for the results shown (the metrics table)
 /** @typedef {import('./types/answers').SimResult} SimResult */
@@ -18,7 +18,7 @@
  * @type {{sample: string | null, inputs: {topology: Ref | null, workload: Ref | null, carbon: Ref | null},
  *   summaries: Record<string, any>, sources: Record<string, any>, policy: string,
  *   policyB: string | null, defaults: RunOptions | null,
- *   options: {seed: number, quantumMs: number, hostCounts: Record<string, number>} | null,
+ *   options: {seed: number, quantumMs: number, hostCounts: Record<string, number>, semantics?: 'classic' | 'current'} | null,
  *   results: (RunValue | null)[], stale: boolean,
  *   comparison: import('./types/answers').Comparison | null,
  *   selected: {which: number, taskId: string} | null, cursorMs: number | null}}
@@ -58,15 +58,18 @@ export function emit(event, detail) {
   for (const fn of [...(listeners.get(event) || [])]) fn(detail);
 }
 
-/** Fresh run options: the defaults, with `hostCounts` (a lesson's edit) if given. */
+/** Fresh run options: the defaults, with `hostCounts` (a lesson's edit) if given.
+ * @returns {{seed: number, quantumMs: number, hostCounts: Record<string, number>, semantics: 'classic' | 'current'}} */
 export function freshOptions(hostCounts = {}) {
-  return { seed: state.defaults.seed, quantumMs: state.defaults.quantumMs, hostCounts: { ...hostCounts } };
+  return { seed: state.defaults.seed, quantumMs: state.defaults.quantumMs, hostCounts: { ...hostCounts }, semantics: 'classic' };
 }
 
 /** Run options as the wasm `run` takes them (host counts only where they differ). */
 export function runOptions() {
   const o = state.options;
-  return { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...o.hostCounts } };
+  const out = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...o.hostCounts } };
+  if (o.semantics === 'current') out.semantics = 'current';
+  return out;
 }
 
 /** Element helper: h('div', {class: 'x', 'data-testid': 'y'}, child, 'text'); text is textContent. */
