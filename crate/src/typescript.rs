@@ -69,6 +69,8 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<sim::queue::RunningTask>(cfg),
         decl::<sim::queue::QueuedTask>(cfg),
         decl::<api::handles::LoadedScenario>(cfg),
+        decl::<api::experiments::LoadedExperiment>(cfg),
+        decl::<api::experiments::ExperimentRun>(cfg),
         decl::<api::handles::LoadedInput>(cfg),
         decl::<api::handles::Summary>(cfg),
         decl::<api::handles::HostGroupSummary>(cfg),
@@ -78,6 +80,7 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<api::runs::RunAnswer>(cfg),
         decl::<api::export::OpenDcExport>(cfg),
         decl::<api::export::WorkloadParquet>(cfg),
+        decl::<api::export_sdk::OpenDc3Export>(cfg),
         decl::<sweep::SweepSpec>(cfg),
         decl::<sweep::SweepPoint>(cfg),
         decl::<sweep::Spread>(cfg),
@@ -121,6 +124,10 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         ("limits", answer::<api::limits::Limits>(cfg)),
         ("newSeed", answer::<u32>(cfg)),
         ("loadScenario", answer::<api::handles::LoadedScenario>(cfg)),
+        (
+            "loadExperiment",
+            answer::<api::experiments::LoadedExperiment>(cfg),
+        ),
         ("loadTopology", loaded()),
         ("loadWorkloadParquet", loaded()),
         ("loadWorkload", loaded()),
@@ -138,6 +145,10 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         (
             "exportOpenDcExperiment",
             answer::<api::export::OpenDcExport>(cfg),
+        ),
+        (
+            "exportOpenDc3Experiment",
+            answer::<api::export_sdk::OpenDc3Export>(cfg),
         ),
         (
             "exportWorkloadParquet",

@@ -453,3 +453,38 @@ pub fn load_experiment(
             .to_json_string()
     })
 }
+
+/// See [`handles::Session::export_opendc3`]: the value is `{experiment, notes, tasks,
+/// fragments, carbon}`, the parquet files as `Uint8Array`s (`carbon` null without a trace).
+#[wasm_bindgen(js_name = exportOpenDc3Experiment)]
+pub fn export_opendc3_experiment(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+) -> JsValue {
+    let answer = match handles::parse_request(handles_json, options_json) {
+        Ok((h, o)) => SESSION.with(|s| s.borrow().export_opendc3(&h, policy_text, &o)),
+        Err(errors) => api::Answer::Failure { errors },
+    };
+    bytes_answer(answer, |e| {
+        let object = js_sys::Object::new();
+        let set = |key: &str, value: &JsValue| {
+            // Setting a property of a fresh plain object cannot fail.
+            let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), value);
+        };
+        let json =
+            |v: &serde_json::Value| js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL);
+        set("experiment", &json(&e.experiment));
+        set("notes", &json(&serde_json::json!(e.notes)));
+        set("tasks", &js_sys::Uint8Array::from(&e.tasks[..]).into());
+        set(
+            "fragments",
+            &js_sys::Uint8Array::from(&e.fragments[..]).into(),
+        );
+        let carbon = e
+            .carbon
+            .map_or(JsValue::NULL, |c| js_sys::Uint8Array::from(&c[..]).into());
+        set("carbon", &carbon);
+        object.into()
+    })
+}

@@ -238,3 +238,26 @@ fn timeshift_taskstopper_names_the_folder_it_looked_for_then_runs_once_it_is_the
         "deferAll"
     );
 }
+
+#[test]
+fn strict_refuses_the_ignored_key_as_opendc_strict_does() {
+    let file = samples().join("experiments/sdk/tiny-experiment.json");
+    let (code, _, stderr) = simulate(&file, &["--strict"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("error: `opendc --strict` refuses the unknown key `scheduler`"),
+        "{stderr}"
+    );
+    let check = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_policy-playground"))
+            .arg("check")
+            .args(args)
+            .arg(&file)
+            .output()
+            .expect("runs the CLI")
+            .status
+            .code()
+    };
+    assert_eq!(check(&[]), Some(0));
+    assert_eq!(check(&["--strict"]), Some(1));
+}

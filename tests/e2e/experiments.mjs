@@ -50,6 +50,38 @@ function caseE1() {
 }
 
 export const EXPERIMENT_TESTS = [
+  ['experiment: the OpenDC 3 export of a Current run reads back to the same figures, in the CLI and in the page', async ({ page, url }) => {
+    await open(page, url);
+    let n = await runs(page);
+    await page.selectOption('[data-testid=semantics]', 'current');
+    await waitRun(page, n);
+    n = await runs(page);
+    await page.fill('[data-testid="count-rack-B/large"]', '1');
+    await page.press('[data-testid="count-rack-B/large"]', 'Enter');
+    await waitRun(page, n);
+    const shown = await metrics(page);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-e2e-odc3-'));
+    try {
+      const [zip] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=export-opendc3]')]);
+      await zip.saveAs(path.join(dir, 'exp.zip'));
+      const study = path.join(dir, 'study');
+      execFileSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', path.join(dir, 'exp.zip'), study]);
+      const experiment = JSON.parse(fs.readFileSync(path.join(study, 'experiment.json'), 'utf8'));
+      assert.deepEqual(experiment.workloads, [{ type: 'trace', source: { type: 'uri', uri: 'workload' } }]);
+      assert.match(fs.readFileSync(path.join(study, 'NOTES.md'), 'utf8'), /Current/);
+      const native = nativeExperiment(path.join(study, 'experiment.json'), '--semantics', 'current');
+      sameAsNative(shown, native[0].result, 'the OpenDC 3 export, read back by the CLI');
+      // The same folder opened in the page, under Current (the page keeps the switch).
+      await page.click('.loaders summary');
+      n = await runs(page);
+      await page.setInputFiles('[data-testid=folder-input]', study);
+      await waitRun(page, n);
+      assert.match(await page.textContent('[data-testid=scenario-status]'), /\(OpenDC3\): run 1 of 1/);
+      assert.deepEqual(await metrics(page), shown);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  }],
   ['experiment: an SDK file offers Current in one click; the run and the explanation say where the semantics part', async ({ page, url }) => {
     await open(page, url);
     await page.click('.loaders summary');

@@ -447,7 +447,17 @@ function createExports(el) {
       const a = await sim.call('exportScenario', ...args(state.policy));
       if (a.type === 'success') download('scenario.json', a.value); else fail(a);
     }),
-    button('OpenDC experiment (.zip)', 'export-opendc', async () => {
+    button('OpenDC 3 experiment (.zip)', 'export-opendc3', async () => {
+      const a = await sim.call('exportOpenDc3Experiment', ...args(state.policy));
+      if (a.type !== 'success') return fail(a);
+      const notes = ['# Continuing this study in OpenDC 3 (`opendc run experiment.json`)', '', ...a.value.notes.map((n) => `- ${n}`), ''].join('\n');
+      /** @type {[string, string | Uint8Array][]} */
+      const files = [['experiment.json', pretty(a.value.experiment)], ['NOTES.md', notes],
+        ['workload/tasks.parquet', a.value.tasks], ['workload/fragments.parquet', a.value.fragments]];
+      if (a.value.carbon) files.push(['carbon.parquet', a.value.carbon]);
+      download('opendc3-experiment.zip', zip(files));
+    }),
+    button('OpenDC 2 experiment (.zip, legacy)', 'export-opendc', async () => {
       const a = await sim.call('exportOpenDcExperiment', ...args(state.policy));
       if (a.type !== 'success') return fail(a);
       const notes = ['# Continuing this study in OpenDC', '', ...a.value.notes.map((n) => `- ${n}`), ''].join('\n');

@@ -4,8 +4,9 @@
 //! editors.
 
 use super::handles::{Held, LoadedInput, Session};
-use super::{guard, Answer};
+use super::{guard, Answer, CheckReport};
 use crate::diag::Diagnostic;
+use crate::experiment::Files;
 use crate::experiment::{self, DroppedFiles, Format, LoadError, LoadOptions};
 use serde::Serialize;
 use serde_json::Value;
@@ -147,4 +148,54 @@ impl Session {
             Answer::Failure { errors } => Err(errors),
         }
     }
+}
+
+/// `check` of an SDK experiment: its keys, values, imports and policies by SPEC 11's rules, as
+/// `opendc validate` (and with `strict`, `opendc --strict validate`) would judge them; the traces
+/// it names are not read. `None` for a file that is not an SDK experiment.
+pub fn check_experiment(
+    files: &dyn Files,
+    path: &Path,
+    text: &str,
+    strict: bool,
+) -> Option<Answer<CheckReport>> {
+    let value: Value = serde_json::from_str(text).ok()?;
+    let is_experiment = value.get("type").is_none()
+        && ["topologies", "workloads"]
+            .iter()
+            .all(|k| value.get(k).is_some());
+    if !is_experiment || experiment::format_of(&value) != Ok(Format::Sdk) {
+        return None;
+    }
+    Some(guard(|| {
+        let v = experiment::sdk::validate(files, path, text.to_string(), strict);
+        let ok = !crate::diag::has_errors(&v.diagnostics);
+        let policies: Vec<_> = v
+            .policies
+            .iter()
+            .map(|e| e.as_ref().map(|(p, _)| p))
+            .collect();
+        Answer::Success {
+            value: CheckReport {
+                ok,
+                document: "experiment",
+                paths: (0..policies.len())
+                    .map(|i| format!("allocationPolicies[{i}]"))
+                    .collect(),
+                policies: policies
+                    .iter()
+                    .map(|p| p.map_or(Value::Null, crate::policy::expand::to_json))
+                    .collect(),
+                descriptions: policies.iter().map(|p| p.map(|p| p.describe())).collect(),
+                diagnostics: v.diagnostics,
+            },
+        }
+    }))
+}
+
+/// [`check_experiment`] on a text alone, as the page's editor checks it: an `importFrom` is an
+/// error there, since no other file is at hand.
+pub fn check_sdk_text(text: &str) -> Option<Answer<CheckReport>> {
+    let files = DroppedFiles::new([("experiment.json".to_string(), text.as_bytes().to_vec())]);
+    check_experiment(&files, Path::new("experiment.json"), text, false)
 }

@@ -70,8 +70,13 @@ pub struct CheckReport {
     pub descriptions: Vec<Option<String>>,
 }
 
-/// Validates a policy or an OpenDC experiment file.
+/// Validates a policy or an OpenDC experiment file. An OpenDC3 (SDK) experiment is checked by
+/// SPEC 11's rules, on its own text (an `importFrom` needs the files: see
+/// [`experiments::check_experiment`]).
 pub fn check(text: &str) -> Answer<CheckReport> {
+    if let Some(report) = experiments::check_sdk_text(text) {
+        return report;
+    }
     guard(|| {
         let checked = policy::check_text(text);
         Answer::Success {
@@ -353,6 +358,7 @@ pub(crate) fn failure<T>(message: String) -> Answer<T> {
 pub mod compare;
 pub mod experiments;
 pub mod export;
+pub mod export_sdk;
 pub mod handles;
 pub mod limits;
 pub mod opendc_notes;

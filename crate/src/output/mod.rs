@@ -5,4 +5,5 @@
 
 pub mod csv;
 pub mod json;
+pub mod opendc3;
 pub mod parquet;

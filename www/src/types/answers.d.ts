@@ -644,6 +644,44 @@ policy: JsonValue, seed: number, quantumMs: number,
 semantics?: Semantics, warnings: Array<Diagnostic>, };
 
 /**
+ * An experiment opened with one of its runs loaded.
+ */
+export type LoadedExperiment = { name: string, 
+/**
+ * `legacy` (OpenDC 2) or `sdk` (OpenDC3).
+ */
+format: "legacy" | "sdk", 
+/**
+ * Every run of the file, in OpenDC3's scenario order.
+ */
+runs: Array<ExperimentRun>, 
+/**
+ * The run whose inputs are loaded.
+ */
+run: number, topology: LoadedInput, workload: LoadedInput, carbon: LoadedInput | null, 
+/**
+ * Every policy of the file, as its reader understood it.
+ */
+policies: Array<JsonValue>, warnings: Array<Diagnostic>, 
+/**
+ * What the page should say about the file, e.g. that OpenDC3 decides it under Current.
+ */
+notes: Array<string>, };
+
+/**
+ * One run of an experiment, as a list shows it.
+ */
+export type ExperimentRun = { 
+/**
+ * "trace on topologies[0], policy 2, run 1 (seed 43)".
+ */
+label: string, policy: number, seed: number, 
+/**
+ * OpenDC3's scenario index (its `raw-output/<i>/` folder).
+ */
+scenario: number, };
+
+/**
  * A loaded input's handle and what it holds.
  */
 export type LoadedInput = { handle: number, summary: Summary, };
@@ -745,6 +783,31 @@ tasks: Uint8Array,
  * `fragments.parquet`.
  */
 fragments: Uint8Array, };
+
+/**
+ * An OpenDC3 experiment folder's files.
+ */
+export type OpenDc3Export = { 
+/**
+ * `experiment.json`, in OpenDC3's SDK format.
+ */
+experiment: JsonValue, 
+/**
+ * `NOTES.md`'s items: what OpenDC3 does differently for these policies and options.
+ */
+notes: Array<string>, 
+/**
+ * `workload/tasks.parquet`.
+ */
+tasks: Uint8Array, 
+/**
+ * `workload/fragments.parquet`.
+ */
+fragments: Uint8Array, 
+/**
+ * `carbon.parquet`, when the run has a carbon trace.
+ */
+carbon: Uint8Array | null, };
 
 /**
  * What a sweep varies.
@@ -989,6 +1052,7 @@ export interface Answers {
   limits: Answer<Limits>;
   newSeed: Answer<number>;
   loadScenario: Answer<LoadedScenario>;
+  loadExperiment: Answer<LoadedExperiment>;
   loadTopology: Answer<LoadedInput>;
   loadWorkloadParquet: Answer<LoadedInput>;
   loadWorkload: Answer<LoadedInput>;
@@ -1004,6 +1068,7 @@ export interface Answers {
   overview: Answer<Overview>;
   exportScenario: Answer<string>;
   exportOpenDcExperiment: Answer<OpenDcExport>;
+  exportOpenDc3Experiment: Answer<OpenDc3Export>;
   exportWorkloadParquet: Answer<WorkloadParquet>;
   exportCarbonParquet: Answer<Uint8Array>;
   exportResult: Answer<string>;

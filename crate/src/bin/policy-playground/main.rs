@@ -30,6 +30,10 @@ enum Command {
         /// Print {"ok", "diagnostics", "policies"} as JSON.
         #[arg(long)]
         json: bool,
+        /// OpenDC3 (SDK) files: a key OpenDC3 does not know is an error, as `opendc --strict
+        /// validate` refuses it (legacy files are strict already).
+        #[arg(long)]
+        strict: bool,
     },
     /// Print the explicit form of a policy (an array for an experiment file).
     Expand { file: PathBuf },
@@ -41,6 +45,9 @@ enum Command {
     Compare(compare::Args),
     /// Vary one policy setting over several values (and seeds) and tabulate the metrics.
     Sweep(sweep::Args),
+    /// Write the inputs and policies as a folder OpenDC runs: OpenDC3's SDK experiment
+    /// (`--format opendc3`, SPEC 11.11) or the legacy experiment with its topology.
+    Export(export::Args),
     /// Measure the figures of the performance issue: surf_week (decode, simulate, peak memory,
     /// timeshift, wasm), decisions against a reference kernel, scaling and memorizing.
     Bench {
@@ -73,6 +80,7 @@ enum Command {
 
 mod bench;
 mod compare;
+mod export;
 mod inputs;
 mod simulate;
 mod snippet;
@@ -103,7 +111,7 @@ fn main() -> ExitCode {
 
 fn run(command: Command) -> Result<(), u8> {
     match command {
-        Command::Check { file, json } => check(&file, json),
+        Command::Check { file, json, strict } => check(&file, json, strict),
         Command::Expand { file } => expand(&file),
         Command::Decide {
             case,
@@ -124,6 +132,7 @@ fn run(command: Command) -> Result<(), u8> {
         Command::Simulate(args) => simulate::run(args),
         Command::Compare(args) => compare::run(args),
         Command::Sweep(args) => sweep::run(args),
+        Command::Export(args) => export::run(args),
     }
 }
 
@@ -190,9 +199,15 @@ fn print_json<T: serde::Serialize>(value: &T) {
     }
 }
 
-fn check(file: &Path, json: bool) -> Result<(), u8> {
+fn check(file: &Path, json: bool, strict: bool) -> Result<(), u8> {
     let text = read_text(file)?;
-    let report = match api::check(&text) {
+    let sdk = api::experiments::check_experiment(
+        &policy_playground::experiment::Disk,
+        file,
+        &text,
+        strict,
+    );
+    let report = match sdk.unwrap_or_else(|| api::check(&text)) {
         Answer::Success { value } => value,
         Answer::Failure { errors } => {
             print_diagnostics_in(Some(file), Some(&text), &errors);

@@ -32,6 +32,10 @@ pub struct Args {
     /// scenario's, else classic.
     #[arg(long)]
     pub semantics: Option<Semantics>,
+    /// OpenDC3 (SDK) experiments: a key OpenDC3 does not know is an error, as `opendc --strict
+    /// run` refuses it (legacy files are strict already).
+    #[arg(long)]
+    pub strict: bool,
     /// Print the full result as JSON (an array for an experiment).
     #[arg(long)]
     pub json: bool,
@@ -231,7 +235,10 @@ pub fn summary(label: &str, policy: &Policy, r: &SimResult) -> String {
 }
 
 fn run_experiment(path: &Path, args: &Args) -> Result<(), Exit> {
-    let exp = experiment::load(&Disk, path).map_err(load_error)?;
+    let options = experiment::LoadOptions {
+        strict: args.strict,
+    };
+    let exp = experiment::load_with(&Disk, path, options).map_err(load_error)?;
     if !args.json {
         print_diagnostics(None, &exp.warnings);
     }

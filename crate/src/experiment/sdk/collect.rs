@@ -81,11 +81,6 @@ impl Collector {
         }
     }
 
-    /// True when an error was collected.
-    pub fn has_errors(&self) -> bool {
-        self.list.iter().any(Diagnostic::is_error)
-    }
-
     /// Every diagnostic, the once-per-kind warnings with their counts.
     pub fn finish(mut self) -> Vec<Diagnostic> {
         for (_, i, more) in self.once {

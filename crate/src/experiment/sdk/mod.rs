@@ -27,6 +27,28 @@ impl Place for Document {
     }
 }
 
+/// What `check` reports on an SDK experiment: every diagnostic, and each policy (`None` for an
+/// entry with errors).
+pub struct Validation {
+    pub diagnostics: Vec<Diagnostic>,
+    pub policies: Vec<policy::Entry>,
+}
+
+/// Checks an SDK experiment as `opendc validate` does: its keys, values and imports, without
+/// reading the traces it names (SPEC 11.2.5, 11.14.3).
+pub fn validate(files: &dyn Files, path: &Path, text: String, strict: bool) -> Validation {
+    match read_all(files, path, text, strict, false) {
+        Err(e) => Validation {
+            diagnostics: e.diagnostics().to_vec(),
+            policies: vec![],
+        },
+        Ok(parts) => Validation {
+            diagnostics: parts.diagnostics,
+            policies: parts.policies,
+        },
+    }
+}
+
 /// Loads the SDK experiment at `path` (whose text is `text`) and everything it names.
 pub fn load(
     files: &dyn Files,
@@ -34,6 +56,77 @@ pub fn load(
     text: String,
     strict: bool,
 ) -> Result<Experiment, LoadError> {
+    let parts = read_all(files, path, text, strict, true)?;
+    if has_errors(&parts.diagnostics) {
+        let mut diagnostics = parts.diagnostics;
+        diagnostics.sort_by_key(|d| !d.is_error());
+        return Err(if parts.unreadable {
+            LoadError::Unreadable(diagnostics)
+        } else {
+            LoadError::Invalid(diagnostics)
+        });
+    }
+    let mut c = Collector::new(strict);
+    let topologies: Vec<_> = parts.topologies.into_iter().flatten().collect();
+    let workloads: Vec<_> = parts.workloads.into_iter().flatten().collect();
+    let policies: Vec<_> = parts.policies.into_iter().flatten().collect();
+    let (topologies, t_kept) = collapse(
+        topologies,
+        "topologies",
+        |a, b| a.1.clusters == b.1.clusters && a.2 == b.2,
+        &mut c,
+    );
+    let (workloads, w_kept) = collapse(
+        workloads,
+        "workloads",
+        |a, b| same_workload(&a.1, &b.1),
+        &mut c,
+    );
+    let (policies, p_kept) = collapse(policies, "allocationPolicies", |a, b| a.0 == b.0, &mut c);
+    let (policies, policy_json) = policies.into_iter().unzip();
+    let runs = runs(&parts.settings, [&t_kept, &w_kept, &p_kept], &mut c);
+    let mut diagnostics = parts.diagnostics;
+    diagnostics.extend(parts.doc.place(c.finish()));
+    if has_errors(&diagnostics) {
+        return Err(LoadError::Invalid(diagnostics));
+    }
+    let name = match parts.settings.name.as_str() {
+        "" => super::label(path),
+        n => n.to_string(),
+    };
+    Ok(Experiment {
+        name,
+        topologies,
+        workloads,
+        policies,
+        policy_json,
+        runs,
+        warnings: diagnostics,
+        format: Format::Sdk,
+    })
+}
+
+/// Everything read from an SDK experiment, before its axes are collapsed.
+struct Parts {
+    doc: Document,
+    settings: settings::Settings,
+    topologies: Vec<Option<topologies::Entry>>,
+    workloads: Vec<Option<workloads::Entry>>,
+    policies: Vec<policy::Entry>,
+    /// Placed, errors and warnings.
+    diagnostics: Vec<Diagnostic>,
+    unreadable: bool,
+}
+
+/// Reads the document, its settings, topologies, workloads and policies; `resolve` reads the
+/// traces the file names too (a run needs them, `check` does not).
+fn read_all(
+    files: &dyn Files,
+    path: &Path,
+    text: String,
+    strict: bool,
+    resolve: bool,
+) -> Result<Parts, LoadError> {
     let doc = document::read(files, path, text)?;
     let value = doc.value();
     let mut c = Collector::new(strict);
@@ -49,64 +142,37 @@ pub fn load(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let topologies = topologies::read(
+    let reading = Reading {
         files,
         root,
-        required_list(top, "topologies", &mut c),
-        &mut c,
-    );
-    let workloads = workloads::read(files, root, required_list(top, "workloads", &mut c), &mut c);
+        resolve,
+    };
+    let topologies = topologies::read(&reading, required_list(top, "topologies", &mut c), &mut c);
+    let workloads = workloads::read(&reading, required_list(top, "workloads", &mut c), &mut c);
     let (policies, policy_diagnostics) =
         policy::read(&doc, doc.root.get("allocationPolicies"), strict);
     let unreadable = c.unreadable;
-    let failed = c.has_errors() || has_errors(&policy_diagnostics);
     let mut diagnostics = doc.warnings.clone();
     diagnostics.extend(policy_diagnostics);
-    if failed {
-        diagnostics.extend(doc.place(c.finish()));
-        diagnostics.sort_by_key(|d| !d.is_error());
-        return Err(if unreadable {
-            LoadError::Unreadable(diagnostics)
-        } else {
-            LoadError::Invalid(diagnostics)
-        });
-    }
-    let topologies: Vec<_> = topologies.into_iter().flatten().collect();
-    let workloads: Vec<_> = workloads.into_iter().flatten().collect();
-    let (topologies, t_kept) = collapse(
-        topologies,
-        "topologies",
-        |a, b| a.1.clusters == b.1.clusters && a.2 == b.2,
-        &mut c,
-    );
-    let (workloads, w_kept) = collapse(
-        workloads,
-        "workloads",
-        |a, b| same_workload(&a.1, &b.1),
-        &mut c,
-    );
-    let (policies, p_kept) = collapse(policies, "allocationPolicies", |a, b| a.0 == b.0, &mut c);
-    let (policies, policy_json) = policies.into_iter().unzip();
-    let runs = runs(&settings, [&t_kept, &w_kept, &p_kept], &mut c);
-    if c.has_errors() {
-        diagnostics.extend(doc.place(c.finish()));
-        return Err(LoadError::Invalid(diagnostics));
-    }
     diagnostics.extend(doc.place(c.finish()));
-    Ok(Experiment {
-        name: if settings.name.is_empty() {
-            super::label(path)
-        } else {
-            settings.name
-        },
+    Ok(Parts {
+        doc,
+        settings,
         topologies,
         workloads,
         policies,
-        policy_json,
-        runs,
-        warnings: diagnostics,
-        format: Format::Sdk,
+        diagnostics,
+        unreadable,
     })
+}
+
+/// Where the files of an experiment come from, and whether the traces are read.
+pub(crate) struct Reading<'f> {
+    pub files: &'f dyn Files,
+    /// The experiment file's folder: references resolve under it (SPEC 11.8.1).
+    pub root: &'f Path,
+    /// Read the traces (a run); `false` checks only what the file says (`check`).
+    pub resolve: bool,
 }
 
 /// A required, non-empty list (SPEC 11.4).

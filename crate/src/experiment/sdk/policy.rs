@@ -15,14 +15,13 @@ use crate::policy::Policy;
 /// (SPEC 11.9.3); compared ignoring case.
 const IGNORED_NAME_KEYS: [&str; 5] = ["scheduler", "policyname", "name", "prefab", "policy"];
 
-/// The policies of `allocationPolicies` (the node, when present), each with its JSON as OpenDC3
-/// reads it (ignored keys dropped); Mem when the key is absent (OpenDC3's default). Diagnostics
-/// are placed in the document.
-pub fn read(
-    doc: &Document,
-    list: Option<&Node>,
-    strict: bool,
-) -> (Vec<(Policy, serde_json::Value)>, Vec<Diagnostic>) {
+/// A policy of the file with its JSON as OpenDC3 reads it (ignored keys dropped); `None` for an
+/// entry with errors.
+pub type Entry = Option<(Policy, serde_json::Value)>;
+
+/// The policies of `allocationPolicies` (the node, when present), one entry per item; Mem when
+/// the key is absent (OpenDC3's default). Diagnostics are placed in the document.
+pub fn read(doc: &Document, list: Option<&Node>, strict: bool) -> (Vec<Entry>, Vec<Diagnostic>) {
     let mut out = Diagnostics {
         doc,
         strict,
@@ -30,7 +29,10 @@ pub fn read(
     };
     let Some(list) = list else {
         let mem = serde_json::json!({"type": "prefab", "prefabName": "Mem"});
-        return (vec![(crate::policy::prefab::default_policy(), mem)], vec![]);
+        return (
+            vec![Some((crate::policy::prefab::default_policy(), mem))],
+            vec![],
+        );
     };
     let Value::Array(items) = &list.value else {
         let message = format!(
@@ -48,9 +50,8 @@ pub fn read(
         let path = format!("allocationPolicies[{i}]");
         let cleaned = out.policy(item, &path);
         let mut reader = Reader::new(doc);
-        if let Some(p) = reader.policy(&cleaned, &path) {
-            policies.push((p, cleaned.to_serde()));
-        }
+        let policy = reader.policy(&cleaned, &path);
+        policies.push(policy.map(|p| (p, cleaned.to_serde())));
         out.list.extend(reader.diagnostics);
     }
     (policies, out.list)
@@ -132,7 +133,10 @@ impl Diagnostics<'_> {
                     kept.push(m.clone());
                 }
                 k if IGNORED_NAME_KEYS.contains(&k.to_ascii_lowercase().as_str()) => {
-                    let message = ignored_name_message(k, &m.value, &runs, name.is_none());
+                    let mut message = ignored_name_message(k, &m.value, &runs, name.is_none());
+                    if self.strict {
+                        message = format!("`opendc --strict` refuses the unknown key `{k}`; without --strict: {message}");
+                    }
                     self.lenient(&at, m.key_offset, message);
                 }
                 k => self.unknown(

@@ -3,33 +3,28 @@
 //! carbon references checked as SPEC 11.5 and 11.10 say, and its carbon trace resolved under the
 //! experiment's folder (SPEC 11.8).
 
-use super::super::{load_carbon, Files};
+use super::super::load_carbon;
 use super::collect::Collector;
 use super::resources;
+use super::Reading;
 use crate::input::sdk::units::sdk_quantity;
 use crate::input::topology::sdk_experiment_topology;
 use crate::input::units::Quantity;
 use crate::model::{CarbonTrace, PowerModel, Topology};
 use serde_json::Value;
-use std::path::Path;
 
 /// A topology of the experiment: its label, the topology and its carbon trace.
 pub type Entry = (String, Topology, Option<CarbonTrace>);
 
 /// Reads every topology; `None` for an entry with errors.
-pub fn read(
-    files: &dyn Files,
-    root: &Path,
-    list: &[Value],
-    c: &mut Collector,
-) -> Vec<Option<Entry>> {
+pub fn read(r: &Reading, list: &[Value], c: &mut Collector) -> Vec<Option<Entry>> {
     list.iter()
         .enumerate()
-        .map(|(i, v)| one(files, root, v, &format!("topologies[{i}]"), c))
+        .map(|(i, v)| one(r, v, &format!("topologies[{i}]"), c))
         .collect()
 }
 
-fn one(files: &dyn Files, root: &Path, v: &Value, at: &str, c: &mut Collector) -> Option<Entry> {
+fn one(r: &Reading, v: &Value, at: &str, c: &mut Collector) -> Option<Entry> {
     let topology = match sdk_experiment_topology(v, c.strict) {
         Ok(t) => {
             c.extend_under(at, t.warnings.clone());
@@ -45,7 +40,7 @@ fn one(files: &dyn Files, root: &Path, v: &Value, at: &str, c: &mut Collector) -
         return None;
     }
     power_sources(v, at, c);
-    let carbon = carbon(files, root, v, &topology, at, c);
+    let carbon = carbon(r, v, &topology, at, c);
     Some((at.to_string(), topology, carbon))
 }
 
@@ -113,8 +108,7 @@ fn max_power(m: &PowerModel) -> f64 {
 /// The carbon trace the topology names, resolved under the experiment's folder; a trace that
 /// cannot be read is a warning and the run has no carbon (SPEC 11.8.5).
 fn carbon(
-    files: &dyn Files,
-    root: &Path,
+    r: &Reading,
     v: &Value,
     t: &Topology,
     at: &str,
@@ -124,33 +118,39 @@ fn carbon(
     let mut written = None;
     let mut carbon_clusters = 0u64;
     for (i, cluster) in clusters(v) {
-        if let Some(r) = cluster
+        if let Some(written_ref) = cluster
             .pointer("/powerSource/carbon")
-            .filter(|r| !r.is_null())
+            .filter(|x| !x.is_null())
         {
-            written.get_or_insert((format!("{at}.clusters[{i}].powerSource.carbon"), r.clone()));
+            written.get_or_insert((
+                format!("{at}.clusters[{i}].powerSource.carbon"),
+                written_ref.clone(),
+            ));
             carbon_clusters += cluster.get("count").and_then(Value::as_u64).unwrap_or(1);
         }
     }
-    let (path, r) = written?;
+    let (path, written_ref) = written?;
     if carbon_clusters >= 2 {
         c.warn(&path, format!("{carbon_clusters} clusters name this carbon trace: `opendc run` stops with \"Duplicate service\" (it accepts one carbon cluster); the playground uses the one trace for every host"));
     }
-    let reference = match resources::reference(&r) {
-        Ok(r) => r,
+    let reference = match resources::reference(&written_ref) {
+        Ok(x) => x,
         Err(e) => {
             c.error(&path, e);
             return None;
         }
     };
-    let file = match resources::resolve(files, root, &reference) {
+    let file = match resources::resolve(r.files, r.root, &reference) {
         Ok(f) => f,
         Err(e) => {
             c.error(&path, e);
             return None;
         }
     };
-    match load_carbon(files, &file) {
+    if !r.resolve {
+        return None;
+    }
+    match load_carbon(r.files, &file) {
         Ok(trace) => {
             if !file
                 .extension()

@@ -2,13 +2,13 @@
 //! whose `source` names a folder of OpenDC parquet files under the experiment's folder, with
 //! `submissionTime`, `deferAll`, `sampleFraction` and `scalingPolicy` applied or warned about.
 
-use super::super::{defer_all, load_workload, shift_to, Files, LoadError};
+use super::super::{defer_all, load_workload, shift_to, LoadError};
 use super::collect::Collector;
 use super::resources;
+use super::Reading;
 use crate::input::sdk::workload::inline_workload;
 use crate::model::Workload;
 use serde_json::{Map, Value};
-use std::path::Path;
 
 /// The keys of a trace workload.
 const TRACE_KEYS: [&str; 6] = [
@@ -24,19 +24,14 @@ const TRACE_KEYS: [&str; 6] = [
 pub type Entry = (String, Workload);
 
 /// Reads every workload; `None` for an entry with errors.
-pub fn read(
-    files: &dyn Files,
-    root: &Path,
-    list: &[Value],
-    c: &mut Collector,
-) -> Vec<Option<Entry>> {
+pub fn read(r: &Reading, list: &[Value], c: &mut Collector) -> Vec<Option<Entry>> {
     list.iter()
         .enumerate()
-        .map(|(i, v)| one(files, root, v, &format!("workloads[{i}]"), c))
+        .map(|(i, v)| one(r, v, &format!("workloads[{i}]"), c))
         .collect()
 }
 
-fn one(files: &dyn Files, root: &Path, v: &Value, at: &str, c: &mut Collector) -> Option<Entry> {
+fn one(r: &Reading, v: &Value, at: &str, c: &mut Collector) -> Option<Entry> {
     let Some(obj) = v.as_object() else {
         c.error(
             at,
@@ -50,7 +45,7 @@ fn one(files: &dyn Files, root: &Path, v: &Value, at: &str, c: &mut Collector) -
             c.extend_under("", ds);
             Some((format!("{at} (inline)"), w?))
         }
-        Some("trace") => trace(files, root, obj, at, c),
+        Some("trace") => trace(r, obj, at, c),
         Some(other) => {
             c.error(
                 &format!("{at}.type"),
@@ -65,13 +60,7 @@ fn one(files: &dyn Files, root: &Path, v: &Value, at: &str, c: &mut Collector) -
     }
 }
 
-fn trace(
-    files: &dyn Files,
-    root: &Path,
-    obj: &Map<String, Value>,
-    at: &str,
-    c: &mut Collector,
-) -> Option<Entry> {
+fn trace(r: &Reading, obj: &Map<String, Value>, at: &str, c: &mut Collector) -> Option<Entry> {
     c.keys(obj, at, "a trace workload", &TRACE_KEYS);
     let options = TraceOptions::read(obj, at, c)?;
     let source_at = format!("{at}.source");
@@ -82,10 +71,14 @@ fn trace(
     let reference = resources::reference(source)
         .map_err(|e| c.error(&source_at, e))
         .ok()?;
-    let folder = resources::resolve(files, root, &reference)
+    let folder = resources::resolve(r.files, r.root, &reference)
         .map_err(|e| c.error(&source_at, e))
         .ok()?;
-    if !files.is_dir(&folder) {
+    if !r.resolve {
+        // `check`: what the file says is valid; the folder is read only for a run.
+        return Some((reference.target, Workload::default()));
+    }
+    if !r.files.is_dir(&folder) {
         c.unreadable = true;
         c.error(&source_at, format!(
             "{} was not found at `{}/` (tasks.parquet, fragments.parquet); put the trace folder there (in the page: drop the folder that holds the experiment and its traces)",
@@ -94,7 +87,7 @@ fn trace(
         ));
         return None;
     }
-    let mut w = match load_workload(files, &folder) {
+    let mut w = match load_workload(r.files, &folder) {
         Ok(w) => w,
         Err(e) => {
             c.unreadable |= matches!(e, LoadError::Unreadable(_));
