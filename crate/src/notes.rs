@@ -29,7 +29,11 @@ fn note(feature: &'static str, message: String) -> Note {
 pub fn notes(policy: &Policy, workload: &Workload, result: &SimResult) -> Vec<Note> {
     let hosts = result.hosts.len() as u64;
     let mut out = deferral_notes(policy, workload);
-    out.extend(ranking_notes(policy, hosts));
+    if result.provenance.semantics.is_classic() || policy.timeshift.is_some() {
+        out.extend(ranking_notes(policy, hosts));
+    } else {
+        out.extend(current_notes(policy));
+    }
     out.extend(waiting_note(result, hosts));
     out
 }
@@ -107,6 +111,33 @@ fn ranking_notes(policy: &Policy, hosts: u64) -> Vec<Note> {
                 "{weighers} every candidate ties and subsetSize is 1: each task goes to the \
                  first host, in topology order, that passes the filters"
             ),
+        ));
+    }
+    out
+}
+
+/// Under Current, OpenDC 3's filter scheduler decides (SPEC 11.12): it ignores `subsetSize` and
+/// draws nothing (C10), and without weighers it takes its first candidate, a used host before an
+/// empty one (C6, C9). Memorizing policies keep SPEC 6.3 (C16).
+fn current_notes(policy: &Policy) -> Vec<Note> {
+    if policy.memorize {
+        return vec![];
+    }
+    let mut out = vec![];
+    if policy.subset_size > 1 {
+        out.push(note(
+            "subsetSize",
+            format!(
+                "OpenDC 3 ignores subsetSize: under Current nothing is drawn, so subsetSize {}                  places every task as subsetSize 1 would. Switch to Classic to see OpenDC 2's                  random pick among the best {}",
+                policy.subset_size, policy.subset_size
+            ),
+        ));
+    }
+    if policy.weighers.iter().all(|w| w.multiplier == 0.0) {
+        out.push(note(
+            "weighers",
+            "without a weigher that counts, OpenDC 3 takes its first candidate: the used host              with the smallest key that fits, else the first empty host of the first type"
+                .into(),
         ));
     }
     out

@@ -112,6 +112,10 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         ("check", answer::<api::CheckReport>(cfg)),
         ("expand", policy()),
         ("prefabs", answer::<Vec<api::PrefabInfo>>(cfg)),
+        (
+            "opendcDifferences",
+            answer::<Vec<crate::diag::Diagnostic>>(cfg),
+        ),
         ("defaultPolicy", policy()),
         ("defaultOptions", answer::<request::RunOptions>(cfg)),
         (

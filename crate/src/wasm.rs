@@ -488,3 +488,10 @@ pub fn export_opendc3_experiment(
         object.into()
     })
 }
+
+/// See [`api::differences::opendc_differences`]: where the policy behaves differently than in
+/// OpenDC under `semantics` (`classic` or `current`), as warnings for the editor.
+#[wasm_bindgen(js_name = opendcDifferences)]
+pub fn opendc_differences(policy_text: &str, semantics: &str) -> String {
+    api::differences::opendc_differences_json_str(policy_text, semantics)
+}

@@ -152,3 +152,43 @@ fn ties_and_oversized_subsets_are_explained() {
         Vec::<&str>::new()
     );
 }
+
+/// Under Current, OpenDC 3's scheduler ignores `subsetSize` (SPEC 11.12, C10): the note says so
+/// instead of the Classic one about drawing among more hosts than there are.
+#[test]
+fn under_current_subset_size_is_noted_as_ignored() {
+    use policy_playground::engine::Semantics;
+    let p = fixtures::policy(vec![vcpu()], vec![(WeigherKind::Ram, 1.0)], 3);
+    let topology = topology(&[("A", 4), ("B", 4)]);
+    let workload = workload(&busy());
+    let inputs = Inputs {
+        topology: &topology,
+        workload: &workload,
+        carbon: None,
+    };
+    let mut request = RunRequest::new(inputs, &p, CarbonReference::NotFollowed);
+    assert_eq!(
+        features(&notes(
+            &p,
+            &workload,
+            &request.run(&mut |_| {}).unwrap().result
+        )),
+        vec!["subsetSize"],
+        "Classic: 3 is more than the 2 hosts"
+    );
+    request.options.semantics = Semantics::Current;
+    let current = notes(&p, &workload, &request.run(&mut |_| {}).unwrap().result);
+    assert_eq!(features(&current), vec!["subsetSize"]);
+    assert!(
+        current[0]
+            .message
+            .starts_with("OpenDC 3 ignores subsetSize: under Current nothing is drawn"),
+        "{}",
+        current[0].message
+    );
+    let mut one = p.clone();
+    one.subset_size = 1;
+    let mut request = RunRequest::new(inputs, &one, CarbonReference::NotFollowed);
+    request.options.semantics = Semantics::Current;
+    assert!(notes(&one, &workload, &request.run(&mut |_| {}).unwrap().result).is_empty());
+}

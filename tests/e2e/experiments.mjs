@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, BIN, open, runs, waitRun, metrics, shot } from './lib.mjs';
+import { ROOT, BIN, open, runs, waitRun, metrics, shot, setPolicy } from './lib.mjs';
 
 const SDK = path.join(ROOT, '..', 'shared', 'opendc-samples', 'experiments', 'sdk');
 
@@ -50,6 +50,24 @@ function caseE1() {
 }
 
 export const EXPERIMENT_TESTS = [
+  ['editor: where a policy behaves differently than in OpenDC is marked on its key, and follows the semantics', async ({ page, url }) => {
+    await open(page, url);
+    let n = await runs(page);
+    await setPolicy(page, JSON.stringify({ type: 'filter', filters: [{ type: 'Compute' }], weighers: [{ type: 'CoreRam', multiplier: -1 }], subsetSize: 2 }, null, 2));
+    await waitRun(page, n);
+    const marks = () => page.$$eval('[data-testid=opendc-difference]', (li) => li.map((x) => x.textContent));
+    const classic = await marks();
+    assert.ok(classic.some((m) => /CoreRam weigher \(SPEC 9\.1\).*\(weighers\[0\]\)$/.test(m)), classic.join('\n'));
+    assert.ok(classic.some((m) => /OpenDC after v2\.4f ignores subsetSize.*\(subsetSize\)$/.test(m)), classic.join('\n'));
+    // The editor shows them as lint marks too (CodeMirror's warning underline).
+    assert.ok(await page.locator('[data-testid=policy-editor] .cm-lintRange-warning').count() >= 2);
+    n = await runs(page);
+    await page.selectOption('[data-testid=semantics]', 'current');
+    await waitRun(page, n);
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid=opendc-difference]')].some((x) => /ignored under Current/.test(x.textContent)));
+    const current = await marks();
+    assert.ok(!current.some((m) => /CoreRam/.test(m)), 'Current applies CoreRam\'s multiplier twice, as OpenDC 3 does');
+  }],
   ['experiment: the OpenDC 3 export of a Current run reads back to the same figures, in the CLI and in the page', async ({ page, url }) => {
     await open(page, url);
     let n = await runs(page);

@@ -235,17 +235,19 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
     editor,
     text: () => editor.text(),
     setText: (t) => editor.setText(t),
-    /** Shows a `check` answer; returns whether the policy can run. */
-    showCheck(answer) {
+    /** Shows a `check` answer, and the `opendcDifferences` marks when given; returns whether
+     * the policy can run. */
+    showCheck(answer, differences = []) {
       if (answer.type !== 'success') {
         diags.replaceChildren(...answer.errors.map((d) => mk('li', { class: 'error' }, d.message)));
         return false;
       }
       const r = answer.value;
-      editor.setDiagnostics(r.diagnostics);
+      const all = [...r.diagnostics, ...(r.ok ? differences : [])];
+      editor.setDiagnostics(all);
       follow(r);
-      diags.replaceChildren(...r.diagnostics.map((d) => mk('li', { class: d.severity },
-        `${d.line != null ? `line ${d.line}, column ${d.column}: ` : ''}${d.severity}: ${d.message}${d.path ? ` (${d.path})` : ''}`)));
+      diags.replaceChildren(...all.map((d, i) => mk('li', { class: i < r.diagnostics.length ? d.severity : 'difference', 'data-testid': i < r.diagnostics.length ? null : 'opendc-difference' },
+        `${d.line != null ? `line ${d.line}, column ${d.column}: ` : ''}${i < r.diagnostics.length ? `${d.severity}: ` : ''}${d.message}${d.path ? ` (${d.path})` : ''}`)));
       describe.textContent = r.ok ? (r.descriptions || []).filter(Boolean).join('; ') : '';
       if (r.ok && r.document === 'experiment') {
         diags.append(mk('li', { class: 'warning' }, 'this is an OpenDC experiment file: the playground runs one policy; paste one of its allocationPolicies'));

@@ -134,9 +134,15 @@ async function checkAndRun() {
   requestRun(clean);
   const answers = await checked;
   $('run-status').dataset.checkMs = (performance.now() - started).toFixed(1);
+  // Where OpenDC behaves differently with these policies, under the chosen semantics.
+  const semantics = state.options.semantics || 'classic';
+  const differences = await Promise.all(texts.map(async (t) => {
+    const d = t == null ? null : await lint.call('opendcDifferences', t, semantics);
+    return d?.type === 'success' ? d.value : [];
+  }));
   if (texts[0] !== state.policy || texts[1] !== state.policyB) return; // edited meanwhile
-  const okA = panelA.showCheck(answers[0]);
-  const okB = answers[1] ? compare.panel().showCheck(answers[1]) : true;
+  const okA = panelA.showCheck(answers[0], differences[0]);
+  const okB = answers[1] ? compare.panel().showCheck(answers[1], differences[1]) : true;
   setStale(!(okA && okB), 'the policy has errors; showing the last good result');
 }
 
@@ -519,7 +525,8 @@ async function start() {
   scenario = createScenarioPanel($('scenario'), { engine: sim, onPolicy: (t) => { replacePolicies(t, state.policyB, 'The scenario file'); edited(); } });
   await scenario.init();
   on('inputs', () => { view.needsReset = true; requestRun(); });
-  on('options', () => requestRun());
+  // Options change the run, and the semantics what differs from OpenDC: check and run again.
+  on('options', () => edited());
 
   const onCursor = (ms) => showQueue(ms);
   timelines = [

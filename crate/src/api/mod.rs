@@ -356,6 +356,7 @@ pub(crate) fn failure<T>(message: String) -> Answer<T> {
 }
 
 pub mod compare;
+pub mod differences;
 pub mod experiments;
 pub mod export;
 pub mod export_sdk;

@@ -3,6 +3,7 @@
 //! ([`expand`]) and the JSON Schema for editors ([`schema`]).
 
 pub mod catalog;
+pub mod differences;
 pub mod document;
 pub mod expand;
 pub mod parse;

@@ -1043,6 +1043,7 @@ export interface Answers {
   check: Answer<CheckReport>;
   expand: Answer<JsonValue>;
   prefabs: Answer<Array<PrefabInfo>>;
+  opendcDifferences: Answer<Array<Diagnostic>>;
   defaultPolicy: Answer<JsonValue>;
   defaultOptions: Answer<RunOptions>;
   metrics: Answer<Array<MetricInfo>>;
