@@ -32,7 +32,7 @@ export const LESSONS = [
     id: 'subset-size', title: 'What subsetSize does',
     caption: ['subsetSize 3 (B) draws at random among the 3 best-ranked hosts instead of taking the best (A):',
       'tasks spread over both large hosts and bigmem, whose sqrt power model makes that cost about 18 % more dynamic energy. Change the seed and B moves.',
-      'This is OpenDC 2 (Classic): OpenDC 3 ignores subsetSize and draws nothing, so under the Current semantics A and B place every task alike.'],
+      'This is the Classic semantics: the scheduler of OpenDC since its SDK (Current) ignores subsetSize and draws nothing, so under Current A and B place every task alike.'],
     a: filter(1), b: filter(3), hostCounts: {},
     expect: [['dynamicEnergyJ', '>']],
   },
