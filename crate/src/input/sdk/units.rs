@@ -14,6 +14,7 @@
 //! is read as `2.1e3` MHz), so the result is the correctly rounded value of what was written and
 //! `2.1 GHz` is exactly 2100 MHz.
 
+use crate::input::units::json_type;
 use crate::input::time::parse_iso8601_ms;
 use serde_json::Value;
 
@@ -591,18 +592,6 @@ fn shown(v: &Value) -> String {
         format!("{}...", s.chars().take(57).collect::<String>())
     } else {
         s
-    }
-}
-
-/// A short name of a JSON value's type.
-fn json_type(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
     }
 }
 
