@@ -200,6 +200,8 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
   const host = mk('div', { class: 'editor' });
   const describe = mk('p', { class: 'description', 'data-testid': `description-${id}` });
   const diags = mk('ul', { class: 'diagnostics', 'data-testid': testid('diagnostics', id), 'aria-live': 'polite' });
+  // Where OpenDC behaves differently: a list of its own, so the `diagnostics` hook stays check's.
+  const differs = mk('ul', { class: 'diagnostics differences', 'data-testid': `opendc-differences-${id}`, 'aria-label': 'Where OpenDC differs' });
   const hintId = `editor-hint-${id}`;
   el.append(
     mk('h2', {}, title),
@@ -208,7 +210,7 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
     mk('div', { class: 'row editor-foot' },
       mk('p', { class: 'hint', id: hintId }, 'Tab indents; to leave the editor by keyboard press ', mk('kbd', {}, 'Esc'), ' then ', mk('kbd', {}, 'Tab'), '. Drag the corner to resize.'),
       writeOut),
-    describe, diags);
+    describe, diags, differs);
   const docs = Object.fromEntries(prefabs.map((p) => [p.name, p.doc]));
   const editor = createEditor(host, { doc, schema, docs, label: `${title}: policy JSON`, testid: testid('editor', id), onChange });
   editor.view.contentDOM.setAttribute('aria-describedby', hintId);
@@ -240,14 +242,18 @@ export function createPolicyPanel(el, { id, title, schema, prefabs, doc, lint, o
     showCheck(answer, differences = []) {
       if (answer.type !== 'success') {
         diags.replaceChildren(...answer.errors.map((d) => mk('li', { class: 'error' }, d.message)));
+        differs.replaceChildren();
         return false;
       }
       const r = answer.value;
       const all = [...r.diagnostics, ...(r.ok ? differences : [])];
       editor.setDiagnostics(all);
       follow(r);
-      diags.replaceChildren(...all.map((d, i) => mk('li', { class: i < r.diagnostics.length ? d.severity : 'difference', 'data-testid': i < r.diagnostics.length ? null : 'opendc-difference' },
-        `${d.line != null ? `line ${d.line}, column ${d.column}: ` : ''}${i < r.diagnostics.length ? `${d.severity}: ` : ''}${d.message}${d.path ? ` (${d.path})` : ''}`)));
+      const at = (d) => `${d.line != null ? `line ${d.line}, column ${d.column}: ` : ''}`;
+      diags.replaceChildren(...r.diagnostics.map((d) => mk('li', { class: d.severity },
+        `${at(d)}${d.severity}: ${d.message}${d.path ? ` (${d.path})` : ''}`)));
+      differs.replaceChildren(...all.slice(r.diagnostics.length).map((d) => mk('li', { class: 'difference', 'data-testid': 'opendc-difference' },
+        `${at(d)}${d.message}${d.path ? ` (${d.path})` : ''}`)));
       describe.textContent = r.ok ? (r.descriptions || []).filter(Boolean).join('; ') : '';
       if (r.ok && r.document === 'experiment') {
         diags.append(mk('li', { class: 'warning' }, 'this is an OpenDC experiment file: the playground runs one policy; paste one of its allocationPolicies'));
