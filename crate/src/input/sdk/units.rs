@@ -14,8 +14,8 @@
 //! is read as `2.1e3` MHz), so the result is the correctly rounded value of what was written and
 //! `2.1 GHz` is exactly 2100 MHz.
 
-use crate::input::units::json_type;
 use crate::input::time::parse_iso8601_ms;
+use crate::input::units::json_type;
 use serde_json::Value;
 
 pub use crate::input::units::Quantity;
