@@ -7,6 +7,10 @@
 //! Runs that end at different times are also compared over a common window (SPEC 7;
 //! [`crate::sim::window`]): energy and carbon rows then come twice, per run and over the window,
 //! each row saying in which view it is shown, the window being the default.
+//!
+//! A column may hold several runs of one policy (a portfolio's seeds, [`crate::portfolio`]):
+//! its cell is then their mean, with the minimum and maximum beside it, and the difference is
+//! between means. The page's A/B comparison is the two-column, one-seed case of the same table.
 
 use crate::diag::Diagnostic;
 use crate::format;
@@ -15,7 +19,7 @@ use crate::sim::metric_catalog::{by_key, Better, MetricInfo, METRICS, WINDOW_MET
 use crate::sim::result::Metrics;
 use crate::sim::window::window_figures;
 use crate::sim::window::WindowFigures;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 /// One run in a comparison: its label, its metrics and its figures over the common window.
@@ -26,8 +30,15 @@ pub struct ComparedRun<'a> {
     pub window: WindowFigures,
 }
 
+/// One column of a comparison: a policy's runs (one per seed, at least one).
+#[derive(Debug, Clone)]
+pub struct ComparedColumn<'a> {
+    pub label: String,
+    pub runs: Vec<ComparedRun<'a>>,
+}
+
 /// The comparison table.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Comparison {
@@ -46,7 +57,7 @@ pub struct Comparison {
 }
 
 /// In which view a row is shown.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum RowView {
@@ -59,7 +70,7 @@ pub enum RowView {
 }
 
 /// One metric across the runs.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ComparisonRow {
@@ -86,7 +97,7 @@ pub const HEADLINE: [&str; 6] = [
 ];
 
 /// One run's value of a metric.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ComparisonCell {
@@ -97,10 +108,32 @@ pub struct ComparisonCell {
     /// Its difference from the baseline's (`None` in the baseline's column, or when either
     /// has no value).
     pub difference: Option<Difference>,
+    /// The least and greatest value over the column's runs, when it has more than one (a
+    /// portfolio's seeds); `value` is then their mean.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub range: Option<Range>,
+    /// The best value of the row by the metric's direction (every cell that ties for it);
+    /// never for a metric without a direction, nor when every value is the same.
+    #[serde(default)]
+    pub best: bool,
+}
+
+/// The spread of a cell over its column's runs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Range {
+    pub min: f64,
+    pub max: f64,
+    /// How many runs have a value.
+    pub runs: usize,
+    /// As shown: `1.2 kWh – 1.4 kWh`.
+    pub text: String,
 }
 
 /// A difference from the baseline.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct Difference {
@@ -112,7 +145,7 @@ pub struct Difference {
 }
 
 /// Whether a difference is an improvement, by the metric's direction.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum Verdict {
@@ -123,16 +156,30 @@ pub enum Verdict {
     Neither,
 }
 
-/// The table of `runs` against `runs[baseline]` (clamped to the runs given).
+/// The table of `runs` against `runs[baseline]` (clamped to the runs given): one run per
+/// column.
 pub fn compare(runs: &[ComparedRun], baseline: usize) -> Comparison {
-    let baseline = baseline.min(runs.len().saturating_sub(1));
-    let window_end_ms = runs
+    let columns: Vec<ComparedColumn> = runs
         .iter()
-        .map(|r| r.window.window_end_ms)
-        .max()
-        .unwrap_or(0);
-    let windowed = runs.iter().any(|r| r.metrics.makespan_ms != window_end_ms);
-    let values: Vec<Map<String, Value>> = runs.iter().map(figures).collect();
+        .map(|r| ComparedColumn {
+            label: r.label.clone(),
+            runs: vec![r.clone()],
+        })
+        .collect();
+    compare_columns(&columns, baseline)
+}
+
+/// The table of `columns` against `columns[baseline]` (clamped): each cell the mean of its
+/// column's runs, with their range when there are several.
+pub fn compare_columns(columns: &[ComparedColumn], baseline: usize) -> Comparison {
+    let baseline = baseline.min(columns.len().saturating_sub(1));
+    let all = || columns.iter().flat_map(|c| c.runs.iter());
+    let window_end_ms = all().map(|r| r.window.window_end_ms).max().unwrap_or(0);
+    let windowed = all().any(|r| r.metrics.makespan_ms != window_end_ms);
+    let values: Vec<Vec<Map<String, Value>>> = columns
+        .iter()
+        .map(|c| c.runs.iter().map(figures).collect())
+        .collect();
     let mut rows = Vec::new();
     for m in METRICS {
         let twin = m
@@ -155,7 +202,7 @@ pub fn compare(runs: &[ComparedRun], baseline: usize) -> Comparison {
         String::new()
     };
     Comparison {
-        labels: runs.iter().map(|r| r.label.clone()).collect(),
+        labels: columns.iter().map(|c| c.label.clone()).collect(),
         baseline,
         window_end_ms,
         windowed,
@@ -179,28 +226,52 @@ pub fn compare_finished(
     runs: &[FinishedRun],
     baseline: usize,
 ) -> Result<Comparison, Vec<Diagnostic>> {
-    let window_end = runs
+    let columns: Vec<(String, Vec<&FinishedRun>)> =
+        runs.iter().map(|r| (r.label.clone(), vec![r])).collect();
+    compare_finished_columns(&columns, baseline)
+}
+
+/// [`compare_finished`] with several runs per column (a policy under several seeds): the
+/// window ends at the latest end over every run of every column.
+pub fn compare_finished_columns(
+    columns: &[(String, Vec<&FinishedRun>)],
+    baseline: usize,
+) -> Result<Comparison, Vec<Diagnostic>> {
+    let window_end = columns
         .iter()
-        .map(|r| r.metrics.makespan_ms)
+        .flat_map(|(_, runs)| runs.iter().map(|r| r.metrics.makespan_ms))
         .max()
         .unwrap_or(0);
-    let mut compared = Vec::with_capacity(runs.len());
-    for run in runs {
-        let topology = run.request.topology()?;
-        let window = window_figures(
-            &topology,
-            run.request.inputs.carbon,
-            run.metrics,
-            run.start_epoch_ms,
-            window_end,
-        );
-        compared.push(ComparedRun {
-            label: run.label.clone(),
-            metrics: run.metrics,
-            window,
-        });
+    let mut compared = Vec::with_capacity(columns.len());
+    for (label, runs) in columns {
+        let mut column = ComparedColumn {
+            label: label.clone(),
+            runs: Vec::with_capacity(runs.len()),
+        };
+        for run in runs {
+            column.runs.push(ComparedRun {
+                label: run.label.clone(),
+                metrics: run.metrics,
+                window: window_of(run, window_end)?,
+            });
+        }
+        compared.push(column);
     }
-    Ok(compare(&compared, baseline))
+    Ok(compare_columns(&compared, baseline))
+}
+
+/// A finished run's figures over a window ending at `window_end`, from the topology (host
+/// counts applied) and the carbon trace it ran with (its what-ifs applied).
+pub fn window_of(run: &FinishedRun, window_end: i64) -> Result<WindowFigures, Vec<Diagnostic>> {
+    let topology = run.request.topology()?;
+    let carbon = run.request.carbon()?;
+    Ok(window_figures(
+        &topology,
+        carbon.as_deref(),
+        run.metrics,
+        run.start_epoch_ms,
+        window_end,
+    ))
 }
 
 /// A run's figures by key: its metrics and its window figures, as one JSON object.
@@ -210,28 +281,30 @@ fn figures(run: &ComparedRun) -> Map<String, Value> {
     map
 }
 
-/// The row of metric `m` over every run's figures.
+/// The row of metric `m` over every column's figures (one map per run of the column).
 fn row(
     m: &MetricInfo,
     view: RowView,
-    values: &[Map<String, Value>],
+    values: &[Vec<Map<String, Value>>],
     baseline: usize,
 ) -> ComparisonRow {
-    let raw: Vec<Option<f64>> = values
+    let spreads: Vec<Option<Range>> = values.iter().map(|runs| spread(m, runs)).collect();
+    let means: Vec<Option<f64>> = values.iter().map(|runs| mean(m, runs)).collect();
+    let base = means.get(baseline).copied().flatten();
+    let best = best_value(m, &means);
+    let cells = means
         .iter()
-        .map(|v| v.get(m.key).and_then(Value::as_f64))
-        .collect();
-    let base = raw.get(baseline).copied().flatten();
-    let cells = raw
-        .iter()
+        .zip(spreads)
         .enumerate()
-        .map(|(i, &value)| ComparisonCell {
+        .map(|(i, (&value, range))| ComparisonCell {
             value,
             text: value.map_or_else(|| "—".to_string(), |v| shown(m, v)),
             difference: match (base, value) {
                 (Some(a), Some(b)) if i != baseline => Some(difference(m, a, b)),
                 _ => None,
             },
+            range,
+            best: best.is_some() && value == best,
         })
         .collect();
     ComparisonRow {
@@ -242,6 +315,50 @@ fn row(
         view,
         headline: HEADLINE.contains(&m.key),
         cells,
+    }
+}
+
+/// The figures of `m` in the runs that have one, in run order.
+fn present(m: &MetricInfo, runs: &[Map<String, Value>]) -> Vec<f64> {
+    runs.iter()
+        .filter_map(|v| v.get(m.key).and_then(Value::as_f64))
+        .collect()
+}
+
+/// The mean of `m` over the runs that have it (summed in run order); `None` when none has.
+pub fn mean(m: &MetricInfo, runs: &[Map<String, Value>]) -> Option<f64> {
+    let xs = present(m, runs);
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
+}
+
+/// The range of `m` over a column of several runs.
+fn spread(m: &MetricInfo, runs: &[Map<String, Value>]) -> Option<Range> {
+    let xs = present(m, runs);
+    if runs.len() < 2 || xs.is_empty() {
+        return None;
+    }
+    let min = xs.iter().copied().fold(f64::INFINITY, f64::min);
+    let max = xs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+    Some(Range {
+        min,
+        max,
+        runs: xs.len(),
+        text: format!("{} – {}", shown(m, min), shown(m, max)),
+    })
+}
+
+/// The best of a row's values by `m`'s direction, `None` for a metric without one or a row
+/// whose values are all the same (no cell is better than another).
+fn best_value(m: &MetricInfo, values: &[Option<f64>]) -> Option<f64> {
+    let xs: Vec<f64> = values.iter().flatten().copied().collect();
+    let first = *xs.first()?;
+    if xs.iter().all(|&x| x == first) {
+        return None;
+    }
+    match m.better {
+        Better::Lower => Some(xs.iter().copied().fold(f64::INFINITY, f64::min)),
+        Better::Higher => Some(xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+        Better::Neither => None,
     }
 }
 

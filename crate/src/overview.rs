@@ -360,6 +360,7 @@ mod tests {
             cores,
             memory: 1024,
             busy_ms,
+            mean_utilization: 0.0,
             energy_j,
             idle_energy_j: energy_j,
             dynamic_energy_j: 0.0,

@@ -13,6 +13,7 @@ use crate::engine::Semantics;
 use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::Policy;
 use crate::sim::{self, SimResult, Simulation, TaskExplanation};
+use crate::whatif::CarbonWhatIf;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -49,7 +50,26 @@ pub struct RunOptions {
     /// 11.12); omitted when classic.
     #[serde(default, skip_serializing_if = "Semantics::is_classic")]
     pub semantics: Semantics,
+    /// Beyond OpenDC: the run sees the carbon trace this many ms later, read cyclically over the
+    /// trace's span ([`crate::whatif`]: another season of the same year); omitted when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub carbon_shift_ms: Option<i64>,
+    /// Beyond OpenDC: every carbon intensity times this (in [0, 1000]); omitted when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub carbon_scale: Option<f64>,
+    /// Beyond OpenDC: the relative standard deviation of the seeded noise on the carbon forecast
+    /// a time-shifting policy reads, never on the intensity it is charged (in [0, 10]; 0 is no
+    /// noise); omitted when unset. See [`crate::engine::timeshift::ForecastNoise`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub forecast_error: Option<f64>,
 }
+
+/// The run options a sweep can vary besides the policy's settings (a sweep's `parameter`
+/// names one instead of a JSON Pointer): the carbon what-ifs, beyond OpenDC.
+pub const SWEEPABLE_OPTIONS: [&str; 3] = ["forecastError", "carbonScale", "carbonShiftMs"];
 
 /// The quantum of a run: `quantum_ms`, or the default, checked to lie in `[1, MAX_QUANTUM_MS]`.
 pub fn quantum(quantum_ms: Option<i64>) -> Result<i64, Diagnostic> {
@@ -97,6 +117,7 @@ impl RunOptions {
                 format!("`seriesResolutionMs` must be >= 0, found {resolution}"),
             ));
         }
+        errors.extend(self.what_if().check());
         if !errors.is_empty() {
             return Err(errors);
         }
@@ -106,7 +127,43 @@ impl RunOptions {
             max_time_ms: self.max_time_ms.unwrap_or(defaults.max_time_ms),
             max_instants: self.max_instants.unwrap_or(defaults.max_instants),
             semantics: self.semantics,
+            forecast_error: self.forecast_error.unwrap_or(0.0),
         })
+    }
+
+    /// These options with the run option `name`, one of [`SWEEPABLE_OPTIONS`], set to `value`
+    /// (what a sweep over a run option runs), or the error naming the value and the rule.
+    pub fn with_option(&self, name: &str, value: &serde_json::Value) -> Result<Self, Diagnostic> {
+        let mut o = self.clone();
+        let bad = |expected: &str| {
+            Diagnostic::error(name, format!("{name} = {value}: expected {expected}"))
+        };
+        match name {
+            "forecastError" => {
+                o.forecast_error = Some(value.as_f64().ok_or_else(|| bad("a number"))?)
+            }
+            "carbonScale" => o.carbon_scale = Some(value.as_f64().ok_or_else(|| bad("a number"))?),
+            "carbonShiftMs" => {
+                o.carbon_shift_ms = Some(value.as_i64().ok_or_else(|| bad("an integer (ms)"))?)
+            }
+            _ => return Err(bad(&format!("one of {}", SWEEPABLE_OPTIONS.join(", ")))),
+        }
+        match o.what_if().check().into_iter().next() {
+            Some(e) => Err(Diagnostic::error(
+                name,
+                format!("{name} = {value}: {}", e.message),
+            )),
+            None => Ok(o),
+        }
+    }
+
+    /// The carbon what-ifs these options ask for.
+    pub fn what_if(&self) -> CarbonWhatIf {
+        CarbonWhatIf {
+            shift_ms: self.carbon_shift_ms,
+            scale: self.carbon_scale,
+            forecast_error: self.forecast_error,
+        }
     }
 }
 
@@ -171,6 +228,16 @@ impl<'a> RunRequest<'a> {
         }
     }
 
+    /// The carbon trace the run sees: the given one, shifted and scaled by the options'
+    /// what-ifs ([`crate::whatif`]).
+    pub fn carbon(&self) -> Result<Option<Cow<'a, CarbonTrace>>, Vec<Diagnostic>> {
+        let what_if = self.options.what_if();
+        self.inputs
+            .carbon
+            .map(|c| what_if.apply(c).map_err(|e| vec![e]))
+            .transpose()
+    }
+
     /// Checks the request and hands a simulation of it, ready to step, to `f`.
     pub fn with_simulation<R>(
         &self,
@@ -178,10 +245,11 @@ impl<'a> RunRequest<'a> {
     ) -> Result<R, Vec<Diagnostic>> {
         let options = self.options.sim_options(self.explain.clone())?;
         let topology = self.topology()?;
+        let carbon = self.carbon()?;
         let scenario = sim::Scenario {
             topology: &topology,
             workload: self.inputs.workload,
-            carbon: self.inputs.carbon,
+            carbon: carbon.as_deref(),
             policy: self.policy,
             seed: self.options.seed,
             quantum_ms: quantum(self.options.quantum_ms).map_err(|e| vec![e])?,
@@ -202,6 +270,16 @@ impl<'a> RunRequest<'a> {
         })?;
         let mut warnings = self.warnings.clone();
         warnings.extend(self.unfollowed_reference());
+        let reads_forecast = self
+            .policy
+            .timeshift
+            .as_ref()
+            .is_some_and(|ts| crate::engine::timeshift::forecast_len(ts) > 0);
+        warnings.extend(
+            self.options
+                .what_if()
+                .warnings(self.inputs.carbon.is_some(), reads_forecast),
+        );
         warnings.append(&mut result.warnings);
         result.warnings = warnings;
         Ok(RunOutcome {

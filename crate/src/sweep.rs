@@ -88,6 +88,9 @@ pub fn plan(policy: &Policy, spec: &SweepSpec, first_seed: u64) -> Result<Plan, 
     let seeds: Vec<u64> = (0..u64::from(seeds))
         .map(|k| first_seed.wrapping_add(k))
         .collect();
+    if crate::request::SWEEPABLE_OPTIONS.contains(&spec.parameter.as_str()) {
+        return plan_run_option(policy, spec, seeds);
+    }
     let explicit = expand::to_json(policy);
     if spec.parameter.is_empty() {
         return check_size(1, seeds.len()).map(|()| (vec![(Value::Null, policy.clone())], seeds));
@@ -135,6 +138,41 @@ pub fn plan(policy: &Policy, spec: &SweepSpec, first_seed: u64) -> Result<Plan, 
     } else {
         Err(errors)
     }
+}
+
+/// A sweep of a run option ([`crate::request::SWEEPABLE_OPTIONS`]): the policy as it is at
+/// every value, each value checked by [`crate::request::RunOptions::with_option`]; the runs
+/// set the option with it (their `run` gets the point's value).
+fn plan_run_option(
+    policy: &Policy,
+    spec: &SweepSpec,
+    seeds: Vec<u64>,
+) -> Result<Plan, Vec<Diagnostic>> {
+    if spec.values.is_empty() {
+        return Err(vec![Diagnostic::error(
+            "values",
+            "a sweep of a parameter needs at least one value",
+        )]);
+    }
+    check_size(spec.values.len(), seeds.len())?;
+    let base = crate::request::RunOptions::default();
+    let errors: Vec<Diagnostic> = (spec.values.iter().enumerate())
+        .filter_map(|(i, v)| {
+            base.with_option(&spec.parameter, v)
+                .err()
+                .map(|e| Diagnostic::error(format!("values[{i}]"), e.message))
+        })
+        .collect();
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok((
+        spec.values
+            .iter()
+            .map(|v| (v.clone(), policy.clone()))
+            .collect(),
+        seeds,
+    ))
 }
 
 fn check_size(values: usize, seeds: usize) -> Result<(), Vec<Diagnostic>> {
@@ -234,13 +272,13 @@ fn words(key: &str) -> String {
     out
 }
 
-/// Runs a planned sweep: `run(policy, seed)` gives one run's metrics; `progress(done, total)`
-/// is called after each run.
+/// Runs a planned sweep: `run(policy, value, seed)` gives one run's metrics (`value` is the
+/// point's, for a sweep of a run option); `progress(done, total)` is called after each run.
 pub fn run(
     parameter: &str,
     points: Vec<(Value, Policy)>,
     seeds: Vec<u64>,
-    mut run: impl FnMut(&Policy, u64) -> Metrics,
+    mut run: impl FnMut(&Policy, &Value, u64) -> Metrics,
     progress: &mut dyn FnMut(usize, usize),
 ) -> SweepReport {
     let total = points.len() * seeds.len();
@@ -251,7 +289,7 @@ pub fn run(
             let runs: Vec<Metrics> = seeds
                 .iter()
                 .map(|&seed| {
-                    let m = run(&policy, seed);
+                    let m = run(&policy, &value, seed);
                     done += 1;
                     progress(done, total);
                     m

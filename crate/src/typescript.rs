@@ -8,7 +8,7 @@
 //! package test checks that `Answers` names every export of the built module.
 
 use crate::api::{self, Answer};
-use crate::{case, compare, diag, engine, overview, request, sim, sweep};
+use crate::{case, compare, diag, engine, overview, portfolio, request, sim, sweep};
 use ts_rs::{Config, TS};
 
 /// The declaration of one type, exported.
@@ -92,9 +92,43 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<compare::ComparisonCell>(cfg),
         decl::<compare::Difference>(cfg),
         decl::<compare::Verdict>(cfg),
+        decl::<compare::Range>(cfg),
         decl::<api::compare::CompareRequest>(cfg),
+        decl::<portfolio::pareto::Point>(cfg),
+        decl::<portfolio::pareto::ParetoRequest>(cfg),
+        decl::<portfolio::pareto::Pareto>(cfg),
+        decl::<portfolio::cdf::Cdf>(cfg),
+        decl::<portfolio::cdf::Quantile>(cfg),
+        decl::<portfolio::cdf::Distributions>(cfg),
+        decl::<portfolio::PortfolioEntry>(cfg),
+        decl::<portfolio::PortfolioSpec>(cfg),
+        decl::<portfolio::PortfolioPolicy>(cfg),
+        decl::<portfolio::PortfolioReport>(cfg),
+        decl::<portfolio::grid::Axis>(cfg),
+        decl::<portfolio::grid::GridSpec>(cfg),
+        decl::<portfolio::grid::GridReport>(cfg),
+        decl::<crate::generate::settings::GeneratorSettings>(cfg),
+        decl::<crate::generate::settings::Choice>(cfg),
+        decl::<crate::generate::settings::Pattern>(cfg),
+        decl::<crate::generate::settings::DurationDistribution>(cfg),
+        decl::<crate::select::Selection>(cfg),
+        decl::<crate::task_table::TaskRow>(cfg),
+        decl::<crate::task_table::TaskTable>(cfg),
         decl::<overview::Overview>(cfg),
         decl::<overview::GroupOverview>(cfg),
+        decl::<crate::lesson::LessonOptions>(cfg),
+        decl::<crate::lesson::verdict::FigureValue>(cfg),
+        decl::<crate::lesson::verdict::ConditionVerdict>(cfg),
+        decl::<crate::lesson::verdict::StudentAnswer>(cfg),
+        decl::<crate::lesson::verdict::Grade>(cfg),
+        decl::<api::lessons::LessonInputsView>(cfg),
+        decl::<api::lessons::LessonPolicyView>(cfg),
+        decl::<api::lessons::QuestionView>(cfg),
+        decl::<api::lessons::LessonView>(cfg),
+        decl::<api::lessons::LessonReveal>(cfg),
+        decl::<api::lessons::LessonLimits>(cfg),
+        decl::<api::lessons::RevealRequest>(cfg),
+        decl::<api::replay::ReplayEvents>(cfg),
     ]
 }
 
@@ -162,7 +196,34 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         ("exportResult", text()),
         ("exportTasksCsv", text()),
         ("explain", answer::<sim::explain::TaskExplanation>(cfg)),
+        ("replayEvents", answer::<api::replay::ReplayEvents>(cfg)),
         ("release", answer::<bool>(cfg)),
+        ("readLesson", answer::<api::lessons::LessonView>(cfg)),
+        ("revealLesson", answer::<api::lessons::LessonReveal>(cfg)),
+        ("lessonSchema", policy()),
+        ("lessonLimits", answer::<api::lessons::LessonLimits>(cfg)),
+        ("portfolio", answer::<portfolio::PortfolioReport>(cfg)),
+        (
+            "portfolioWithProgress",
+            answer::<portfolio::PortfolioReport>(cfg),
+        ),
+        ("portfolioCsv", text()),
+        ("pareto", answer::<portfolio::pareto::Pareto>(cfg)),
+        ("sweepGrid", answer::<portfolio::grid::GridReport>(cfg)),
+        (
+            "sweepGridWithProgress",
+            answer::<portfolio::grid::GridReport>(cfg),
+        ),
+        ("sweepGridCsv", text()),
+        ("generatorSchema", policy()),
+        ("generatedWorkloadJson", text()),
+        ("generateWorkload", loaded()),
+        ("workloadJson", text()),
+        ("workloadTable", answer::<crate::task_table::TaskTable>(cfg)),
+        ("editWorkload", text()),
+        ("selectWorkload", text()),
+        ("loadWorkloadSelected", loaded()),
+        ("loadWorkloadParquetSelected", loaded()),
     ]
 }
 

@@ -495,3 +495,198 @@ pub fn export_opendc3_experiment(
 pub fn opendc_differences(policy_text: &str, semantics: &str) -> String {
     api::differences::opendc_differences_json_str(policy_text, semantics)
 }
+
+/// See [`handles::Session::replay_events`]: events `from` to `from + limit` (at most
+/// [`api::replay::MAX_REPLAY_PAGE`]) of a finished run in the order the simulator took them,
+/// as columns (time, kind code, task index, host index), for the page's replay.
+#[wasm_bindgen(js_name = replayEvents)]
+pub fn replay_events(run: u32, from: u32, limit: u32) -> String {
+    with_session(|s| s.replay_events_json_str(run, from, limit))
+}
+
+/// See [`api::workloads::generator_schema`]: the generator's settings as a JSON Schema, with
+/// every default.
+#[wasm_bindgen(js_name = generatorSchema)]
+pub fn generator_schema() -> String {
+    api::workloads::generator_schema_json_str()
+}
+
+/// See [`api::workloads::generated_workload_json`]: the generated workload as JSON text, the
+/// bytes of `policy-playground generate`.
+#[wasm_bindgen(js_name = generatedWorkloadJson)]
+pub fn generated_workload_json(settings_json: &str) -> String {
+    api::workloads::generated_workload_json_str(settings_json)
+}
+
+/// See [`handles::Session::generate_workload`]: generates a workload and keeps it as a handle.
+#[wasm_bindgen(js_name = generateWorkload)]
+pub fn generate_workload(settings_json: &str) -> String {
+    with_session(|s| s.generate_workload(settings_json).to_json_string())
+}
+
+/// See [`handles::Session::workload_json`]: a workload handle as JSON text.
+#[wasm_bindgen(js_name = workloadJson)]
+pub fn workload_json(handle: u32) -> String {
+    with_session(|s| s.workload_json(handle).to_json_string())
+}
+
+/// See [`handles::Session::workload_table`]: a small workload's task table.
+#[wasm_bindgen(js_name = workloadTable)]
+pub fn workload_table(handle: u32) -> String {
+    with_session(|s| s.workload_table(handle).to_json_string())
+}
+
+/// See [`handles::Session::edit_workload`]: the workload of an edited task table, as JSON text.
+#[wasm_bindgen(js_name = editWorkload)]
+pub fn edit_workload(handle: u32, rows_json: &str) -> String {
+    with_session(|s| s.edit_workload(handle, rows_json).to_json_string())
+}
+
+/// See [`handles::Session::select_workload`]: a window and/or sample of a workload, as JSON text.
+#[wasm_bindgen(js_name = selectWorkload)]
+pub fn select_workload(handle: u32, selection_json: &str) -> String {
+    with_session(|s| s.select_workload(handle, selection_json).to_json_string())
+}
+
+/// See [`handles::Session::load_workload_selected`]: a JSON or CSV workload read keeping only a
+/// window and/or sample of it, the limits checked on what is kept.
+#[wasm_bindgen(js_name = loadWorkloadSelected)]
+pub fn load_workload_selected(input: &JsValue, format: &str, selection_json: &str) -> String {
+    with_text(input, "the workload", |text| {
+        with_session(|s| {
+            s.load_workload_selected(text, format, selection_json)
+                .to_json_string()
+        })
+    })
+}
+
+/// See [`handles::Session::portfolio`]: `spec_json` is `{"entries": [{"label", "policy",
+/// "semantics"}], "seeds", "baseline", "x", "y", "cdfPoints"}`; `handles` and `options` as for
+/// [`run`]. Metrics and distributions only: no run is kept.
+#[wasm_bindgen]
+pub fn portfolio(handles_json: &str, options_json: &str, spec_json: &str) -> String {
+    with_session(|s| s.portfolio_json_str(handles_json, options_json, spec_json, &mut |_| {}))
+}
+
+/// [`portfolio`], calling `progress(fraction)` (of all its runs) as it goes.
+#[wasm_bindgen(js_name = portfolioWithProgress)]
+pub fn portfolio_with_progress(
+    handles_json: &str,
+    options_json: &str,
+    spec_json: &str,
+    progress: &js_sys::Function,
+) -> String {
+    with_session(|s| {
+        s.portfolio_json_str(handles_json, options_json, spec_json, &mut |f| {
+            // A callback that throws is the page's bug; the portfolio goes on.
+            let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(f));
+        })
+    })
+}
+
+/// See [`api::portfolio::portfolio_csv`]: a portfolio answer's value (JSON text) as the CSV
+/// of its table.
+#[wasm_bindgen(js_name = portfolioCsv)]
+pub fn portfolio_csv(report_json: &str) -> String {
+    api::portfolio::portfolio_csv_json_str(report_json)
+}
+
+/// See [`api::portfolio::pareto`]: `{"x", "y", "points": [{"x", "y"}]}`, the metrics by their
+/// catalog keys; the value lists the non-dominated points.
+#[wasm_bindgen]
+pub fn pareto(request_json: &str) -> String {
+    api::portfolio::pareto_json_str(request_json)
+}
+
+/// See [`handles::Session::sweep_grid`]: a 2-D sweep, `spec_json` `{"x": {"parameter",
+/// "values"}, "y": {...}, "seeds"}`; the other arguments are [`sweep`]'s.
+#[wasm_bindgen(js_name = sweepGrid)]
+pub fn sweep_grid(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+) -> String {
+    with_session(|s| {
+        s.sweep_grid_json_str(
+            handles_json,
+            policy_text,
+            options_json,
+            spec_json,
+            &mut |_, _| {},
+        )
+    })
+}
+
+/// [`sweep_grid`], calling `progress(fraction)` after each run.
+#[wasm_bindgen(js_name = sweepGridWithProgress)]
+pub fn sweep_grid_with_progress(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+    progress: &js_sys::Function,
+) -> String {
+    let mut report = |done: usize, total: usize| {
+        let fraction = done as f64 / total.max(1) as f64;
+        // A callback that throws is the page's bug; the sweep goes on.
+        let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
+    };
+    with_session(|s| {
+        s.sweep_grid_json_str(
+            handles_json,
+            policy_text,
+            options_json,
+            spec_json,
+            &mut report,
+        )
+    })
+}
+
+/// See [`api::lessons::read_lesson`]: a lesson text checked, and what the page shows of it
+/// before the student answers.
+#[wasm_bindgen(js_name = readLesson)]
+pub fn read_lesson(text: &str) -> String {
+    api::lessons::read_lesson_json_str(text)
+}
+
+/// See [`handles::Session::reveal_lesson`]: the lesson's conditions on the page's runs of it and
+/// the student's answer graded; `request_json` is `{"runs": [handles], "answer": {"choice"} or
+/// {"value"}}` (no answer: shown without answering).
+#[wasm_bindgen(js_name = revealLesson)]
+pub fn reveal_lesson(text: &str, request_json: &str) -> String {
+    with_session(|s| s.reveal_lesson_json_str(text, request_json))
+}
+
+/// See [`api::lessons::lesson_schema`].
+#[wasm_bindgen(js_name = lessonSchema)]
+pub fn lesson_schema() -> String {
+    api::lessons::lesson_schema_json_str()
+}
+
+/// See [`api::lessons::lesson_limits`]: the bounds of lesson files and of the links the page
+/// inflates.
+#[wasm_bindgen(js_name = lessonLimits)]
+pub fn lesson_limits() -> String {
+    api::lessons::lesson_limits_json_str()
+}
+
+/// See [`handles::Session::load_workload_parquet_selected`]: the bytes of `tasks.parquet` and
+/// `fragments.parquet`, read keeping only a window and/or sample of them.
+#[wasm_bindgen(js_name = loadWorkloadParquetSelected)]
+pub fn load_workload_parquet_selected(
+    tasks: &[u8],
+    fragments: &[u8],
+    selection_json: &str,
+) -> String {
+    with_session(|s| {
+        s.load_workload_parquet_selected(tasks, fragments, selection_json)
+            .to_json_string()
+    })
+}
+
+/// See [`api::portfolio::sweep_grid_csv`]: a 2-D sweep answer's value (JSON text) as CSV.
+#[wasm_bindgen(js_name = sweepGridCsv)]
+pub fn sweep_grid_csv(report_json: &str) -> String {
+    api::portfolio::sweep_grid_csv_json_str(report_json)
+}

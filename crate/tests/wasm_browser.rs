@@ -406,8 +406,17 @@ fn default_options_and_metrics_come_from_rust() {
     assert_eq!(d["value"]["seed"], 0);
     let m = answer(&wasm::metrics());
     let catalog = m["value"].as_array().expect("a list");
-    assert_eq!(catalog.len(), 18);
+    // The 18 metrics of the typed contract and the 4 of the portfolio (SPEC 6.6).
+    assert_eq!(catalog.len(), 22);
     assert!(catalog
         .iter()
         .any(|e| e["key"] == "dynamicCarbonG" && e["unit"] == "kg"));
+    for key in [
+        "meanTurnaroundMs",
+        "meanBoundedSlowdown",
+        "p95BoundedSlowdown",
+        "loadImbalance",
+    ] {
+        assert!(catalog.iter().any(|e| e["key"] == key), "{key}");
+    }
 }

@@ -1,6 +1,8 @@
 // The page's responsiveness, in headless Chromium (a benchmark, not a timed test): from a policy
 // edit to the redrawn result, and a timeline redraw after a zoom,
-// on surf_week and on the teaching sample. Medians of several repetitions.
+// on surf_week and on the teaching sample. Medians of several repetitions. Then a replay of
+// surf_week at x1000 for 10 s from the middle of its week (www/src/replay.js): the drawing time
+// of each frame of policy A's timeline (95th percentile and maximum; the target is 16 ms).
 // Usage: node tests/e2e/bench.mjs [repetitions]   (scripts/build-wasm and `node www/build.mjs` first)
 import { serve, launch, open } from './lib.mjs';
 
@@ -37,6 +39,32 @@ async function zoomRedraw(page, factor) {
   }, factor);
 }
 
+/** Plays the replay at `speed` for `seconds` from `fromMs` and times every draw of policy A's
+ * timeline (the draw itself) and the gaps between animation frames. */
+async function replayFrames(page, speed, seconds, fromMs) {
+  return page.evaluate(async ([speed, seconds, fromMs]) => {
+    const p = window.__playground, tl = p.timelines[0], r = p.replay;
+    await r.seek(fromMs);
+    /** @type {HTMLSelectElement} */ (document.querySelector('[data-testid=replay-speed]')).value = String(speed);
+    const draws = [], gaps = [];
+    const draw = tl.draw;
+    tl.draw = function () { const s = performance.now(); draw.call(this); draws.push(performance.now() - s); };
+    let last = performance.now(), on = true;
+    const frame = (now) => { gaps.push(now - last); last = now; if (on) requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
+    const t0 = r.state.t;
+    await r.toggle();
+    await new Promise((res) => setTimeout(res, seconds * 1000));
+    await r.toggle();
+    on = false;
+    tl.draw = draw;
+    const t1 = r.state.t;
+    const pct = (xs, q) => { const s = [...xs].sort((a, b) => a - b); return s[Math.min(s.length - 1, Math.ceil(q * s.length) - 1)]; };
+    return { frames: draws.length, p95: pct(draws, 0.95), median: pct(draws, 0.5), max: Math.max(...draws),
+      gapP95: pct(gaps, 0.95), simMs: t1 - t0, mode: tl.canvas.dataset.laneMode };
+  }, [speed, seconds, fromMs]);
+}
+
 async function measure(page, label) {
   const edits = [], runs = [], wasm = [], checks = [], renders = [], zooms = [], draws = [];
   const policies = ['MemInv', 'Mem'];
@@ -66,5 +94,9 @@ const before = await page.$eval('[data-testid=run-status]', (e) => Number(e.data
 await page.selectOption('[data-testid=sample-picker]', 'surf_week');
 await page.waitForFunction((n) => Number(document.querySelector('[data-testid=run-status]').dataset.runs) > n, before, { timeout: 120000 });
 await measure(page, 'surf_week (6295 tasks, 277 hosts)');
+const rp = await replayFrames(page, 1000, 10, 3.5 * 86400000);
+console.log(`surf_week replay at x1000 for 10 s from day 3.5 (lanes ${rp.mode}): ${rp.frames} frames drawn, ` +
+  `drawing time per frame p95 ${rp.p95.toFixed(1)} ms (median ${rp.median.toFixed(1)}, max ${rp.max.toFixed(1)}; target <= 16 ms), ` +
+  `frame interval p95 ${rp.gapP95.toFixed(1)} ms, ${Math.round(rp.simMs / 1000)} s of simulated time`);
 await browser.close();
 server.stop();

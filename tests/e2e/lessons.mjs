@@ -1,15 +1,41 @@
-// The figures the lessons' captions state (www/src/gallery.js), checked against the native CLI.
+// The lessons of the gallery (www/lessons/<id>.json, listed by www/src/gallery.js's GALLERY),
+// as the tests use them, and the figures their texts state checked against the native CLI.
 // Each lesson's policies A and B run on the teaching sample with the lesson's host counts, and
-// every figure its caption states must be the simulator's, to the caption's rounding ("about
-// 5 %" means the change rounds to 5 %, i.e. lies in [4.5, 5.5)). Every number in a caption must
-// be read by one of the checks below, so a new figure cannot go in unchecked.
+// every figure its intro, question and explanation state must be the simulator's, to the text's
+// rounding ("about 5 %" means the change rounds to 5 %, i.e. lies in [4.5, 5.5)). Every number
+// in those texts must be read by one of the checks below, so a new figure cannot go in
+// unchecked. (Rust checks each lesson's own conditions, `policy-playground lesson check`, in
+// crate/tests/lessons.rs; this reads the prose, including what no metric holds: which host runs
+// most tasks, how many hosts there are.)
 // The browser suite runs this as one of its tests (tests/e2e/run.mjs); on its own:
 // Usage: node tests/e2e/lessons.mjs   (needs target/release/policy-playground)
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { TEACHING, native, nativeCompare } from './lib.mjs';
-import { LESSONS } from '../../www/src/gallery.js';
+import { ROOT, TEACHING, native, nativeCompare } from './lib.mjs';
+import { GALLERY } from '../../www/src/gallery.js';
+
+export const LESSON_DIR = path.join(ROOT, 'www', 'lessons');
+const pretty = (v) => JSON.stringify(v, null, 2);
+const paragraphs = (p) => (p == null ? [] : [].concat(p));
+
+/** A lesson file as the tests use it: its text, policies A and B as texts, host counts, and
+ * the prose that states figures. */
+export function lessonFile(id) {
+  const file = path.join(LESSON_DIR, `${id}.json`);
+  const text = fs.readFileSync(file, 'utf8');
+  const l = JSON.parse(text);
+  return {
+    id, file, text, title: l.title, lesson: l,
+    a: pretty(l.policies[0].policy), b: l.policies[1] ? pretty(l.policies[1].policy) : null,
+    hostCounts: l.options?.hostCounts ?? {},
+    prose: [...paragraphs(l.intro), l.question.prompt, ...paragraphs(l.explanation)],
+  };
+}
+
+/** The gallery's lessons, in its order. */
+export const LESSONS = GALLERY.map(lessonFile);
 
 const change = (a, b, key) => (100 * (b.metrics[key] - a.metrics[key])) / a.metrics[key];
 const minutes = (r) => r.metrics.meanWaitMs / 60000;
@@ -17,7 +43,7 @@ const hostsNamed = (r, group) => r.hosts.filter((h) => h.name === group || h.nam
 
 /** Fails unless `actual` rounds to the `stated` whole number (`+ 0`: -0 is 0 here). */
 function about(actual, stated, what) {
-  assert.equal(Math.round(actual) + 0, stated, `${what}: the caption says about ${stated}, the simulator gives ${actual.toFixed(2)}`);
+  assert.equal(Math.round(actual) + 0, stated, `${what}: the lesson says about ${stated}, the simulator gives ${actual.toFixed(2)}`);
 }
 
 /** The teaching topology's host group `name` (memory in MiB). */
@@ -26,7 +52,14 @@ function group(name) {
   return topology.clusters.flatMap((c) => c.hosts).find((h) => h.name === name);
 }
 
-// Per lesson: the phrases of its caption that state figures, each with the check of what it says
+/** B's subsetSize stated twice (`n`), and A taking the best host. */
+function subsetSizes(n, { lesson }) {
+  const size = JSON.parse(lesson.b).subsetSize;
+  assert.deepEqual([size, size], n, 'B\'s subsetSize (stated twice)');
+  assert.equal(JSON.parse(lesson.a).subsetSize, 1, 'A takes the best host');
+}
+
+// Per lesson: the phrases of its prose that state figures, each with the check of what it says
 // (`n` the numbers it states, `a` and `b` the native results of policies A and B).
 const CLAIMS = {
   'spread-pack': [
@@ -50,11 +83,8 @@ const CLAIMS = {
     }],
   ],
   'subset-size': [
-    [/subsetSize (\d+) \(B\) draws at random among the (\d+) best-ranked hosts/, (n, { lesson }) => {
-      const size = JSON.parse(lesson.b).subsetSize;
-      assert.deepEqual([size, size], n, 'B\'s subsetSize (stated twice)');
-      assert.equal(JSON.parse(lesson.a).subsetSize, 1, 'A takes the best host');
-    }],
+    [/B has subsetSize (\d+) and draws at random among the (\d+) best-ranked hosts/, subsetSizes],
+    [/subsetSize (\d+) \(B\) draws at random among the (\d+) best-ranked hosts/, subsetSizes],
     [/about (\d+) % more dynamic energy/, (n, { a, b }) => about(change(a, b, 'dynamicEnergyJ'), n[0], '% more dynamic energy')],
   ],
   'time-shifting': [
@@ -72,23 +102,26 @@ const CLAIMS = {
   ],
 };
 
-/** Checks one lesson's caption: every stated figure, and no figure left unchecked. */
+/** Checks one lesson's prose: every stated figure, and no figure left unchecked. */
 export function checkCaption(lesson) {
   const run = (policy) => native({ policy, hostCounts: lesson.hostCounts });
   const context = { lesson, a: run(lesson.a), b: run(lesson.b), compared: nativeCompare(lesson.a, lesson.b, { hostCounts: lesson.hostCounts }) };
-  let text = lesson.caption.join(' ');
+  let text = lesson.prose.join(' ');
   for (const [pattern, check] of CLAIMS[lesson.id] ?? []) {
     const m = pattern.exec(text);
-    assert.ok(m, `the caption no longer says ${pattern}; update the check in tests/e2e/lessons.mjs`);
+    assert.ok(m, `the lesson no longer says ${pattern}; update the check in tests/e2e/lessons.mjs`);
     check(m.slice(1).map(Number), context);
     text = text.replace(m[0], '');
   }
   const unchecked = text.match(/\d+(\.\d+)?/g);
-  assert.equal(unchecked, null, `figures in the caption that no check reads: ${unchecked}`);
+  assert.equal(unchecked, null, `figures in the lesson that no check reads: ${unchecked}`);
 }
 
-/** Checks every lesson's caption; throws on the first wrong figure, naming its lesson. */
+/** Checks every lesson's prose; throws on the first wrong figure, naming its lesson. The
+ * gallery lists exactly the files of www/lessons. */
 export function checkCaptions() {
+  const files = fs.readdirSync(LESSON_DIR).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  assert.deepEqual([...GALLERY].sort(), files, 'the gallery lists every lesson file of www/lessons');
   for (const lesson of LESSONS) {
     try { checkCaption(lesson); } catch (e) {
       e.message = `${lesson.id}: ${e.message}`;

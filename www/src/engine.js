@@ -138,7 +138,7 @@ export class Engine {
 
   /**
    * Loads an input once; the answer's value gains `ref` (kept for reloads) on success.
-   * @template {'loadTopology' | 'loadWorkload' | 'loadWorkloadParquet' | 'loadCarbon'} K
+   * @template {'loadTopology' | 'loadWorkload' | 'loadWorkloadParquet' | 'loadCarbon' | 'generateWorkload' | 'loadWorkloadSelected' | 'loadWorkloadParquetSelected'} K
    * @param {K} fn
    * @param {...unknown} args
    */

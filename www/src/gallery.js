@@ -1,65 +1,55 @@
-// The teaching gallery: one-click lessons on the teaching sample, each a policy A, a policy B
-// (compare mode), host counts and a two-line caption. The figures in the captions are what the
-// simulator gives (checked by tests/e2e); nothing here computes them.
-import { h } from './state.js';
+// The teaching gallery: the lessons of www/lessons/, one button each, and a picker for a lesson
+// file of one's own. A lesson's content lives in its file only (fetched as lessons/<id>.json and
+// read by Rust's readLesson); this lists which files the gallery shows, in order.
+import { h, diagText } from './state.js';
 
-const prefab = (name) => JSON.stringify({ type: 'prefab', policyName: name }, null, 2);
-const filter = (subsetSize) => JSON.stringify({
-  type: 'filter', filters: [{ type: 'VCpu' }, { type: 'Ram' }], weighers: [{ type: 'Ram', multiplier: 1.0 }], subsetSize,
-}, null, 2);
-const stopper = JSON.stringify({
-  type: 'timeshift', filters: [{ type: 'Compute' }, { type: 'VCpu' }, { type: 'Ram' }], weighers: [{ type: 'Ram' }],
-  memorize: false, taskStopper: { forecastThreshold: 0.6 },
-}, null, 2);
+/** The gallery's lessons: the files www/lessons/<id>.json, in the order shown. */
+export const GALLERY = ['spread-pack', 'head-of-line', 'subset-size', 'time-shifting', 'task-stopper'];
 
-export const LESSONS = [
-  {
-    id: 'spread-pack', title: 'Spreading vs packing',
-    caption: ['Mem sends each task to the host with the most free memory, so the 256 GiB bigmem host runs most tasks;',
-      'MemInv (B) packs the small hosts first: same makespan, about 5 % less dynamic energy, higher utilisation.'],
-    a: prefab('Mem'), b: prefab('MemInv'), hostCounts: {},
-    // [metric, relation of B to A] the lesson's point, checked by the tests.
-    expect: [['dynamicEnergyJ', '<'], ['meanUtilization', '>'], ['makespanMs', '=']],
-  },
-  {
-    id: 'head-of-line', title: 'Head-of-line blocking',
-    caption: ['With 2 small hosts and 1 large one, a filter policy (A) stops each cycle at the first task that fits nowhere now;',
-      'the memorizing scheduler (B) passes over it and backfills the small tasks: mean wait drops from about 31 min to about 1 min.'],
-    a: prefab('Mem'), b: prefab('TaskNumMemorizing'), hostCounts: { 'rack-A/small': 2, 'rack-B/large': 1, 'rack-B/bigmem': 0 },
-    expect: [['meanWaitMs', '<'], ['makespanMs', '<']],
-  },
-  {
-    id: 'subset-size', title: 'What subsetSize does',
-    caption: ['subsetSize 3 (B) draws at random among the 3 best-ranked hosts instead of taking the best (A):',
-      'tasks spread over both large hosts and bigmem, whose sqrt power model makes that cost about 18 % more dynamic energy. Change the seed and B moves.',
-      'This is the Classic semantics: the scheduler of OpenDC since its SDK (Current) ignores subsetSize and draws nothing, so under Current A and B place every task alike.'],
-    a: filter(1), b: filter(3), hostCounts: {},
-    expect: [['dynamicEnergyJ', '>']],
-  },
-  {
-    id: 'time-shifting', title: 'Time-shifting: waiting for carbon',
-    caption: ['Timeshift (B) defers deferrable tasks while the carbon intensity is not low (the shaded regime):',
-      'dynamic carbon falls about 6 % and, over the same window (A\'s hosts idle until B ends), total carbon about 1 %, with no deadline missed; paid for in waiting (mean wait about 57 min instead of 0) and a run 9 h longer.'],
-    a: prefab('Mem'), b: prefab('Timeshift'), hostCounts: {},
-    expect: [['dynamicCarbonG', '<'], ['meanWaitMs', '>'], ['deferredTasks', '>'], ['deadlineMisses', '=']],
-  },
-  {
-    id: 'task-stopper', title: 'The task stopper',
-    caption: ['With a task stopper (B), running deferrable tasks are paused when the intensity is high and resumed later (orange outlines);',
-      'a few tasks pause, dynamic carbon falls a little further, and deferral grows.'],
-    a: prefab('Timeshift'), b: stopper, hostCounts: {},
-    expect: [['pausedTasks', '>'], ['dynamicCarbonG', '<'], ['deferralMs', '>']],
-  },
-];
-
-// A strip of buttons above the result: a lesson's caption shows in the result when it runs (and,
-// before, as the button's tooltip and description), so picking one never scrolls the result away.
-export function createGallery(el, onLesson) {
+/**
+ * A strip of buttons and the lesson file picker; `onLesson(text, source)` opens a lesson's text.
+ * The buttons' titles and descriptions come from the files, through `lint` (readLesson).
+ * @param {HTMLElement} el
+ * @param {{lint: any, onLesson: (text: string, source: string) => void, maxBytes: () => number}} o
+ */
+export function createGallery(el, { lint, onLesson, maxBytes }) {
+  const list = h('ul', { class: 'lessons' });
+  const status = h('p', { class: 'loader-msg', 'data-testid': 'lesson-file-msg', 'aria-live': 'polite' });
+  const picker = h('input', { type: 'file', id: 'lesson-file', accept: '.json', 'data-testid': 'lesson-file' });
+  picker.addEventListener('change', async () => {
+    const file = picker.files[0];
+    picker.value = '';
+    if (!file) return;
+    if (file.size > maxBytes()) {
+      status.textContent = `${file.name} is ${(file.size / 2 ** 20).toFixed(1)} MiB; a lesson file is at most ${maxBytes() / 2 ** 20} MiB`;
+      return;
+    }
+    status.textContent = '';
+    onLesson(await file.text(), file.name);
+  });
   el.append(
     h('div', { class: 'lessons-head' }, h('h2', {}, 'Lessons'),
-      h('span', { class: 'hint' }, 'one click sets up a comparison on the teaching sample')),
-    h('ul', { class: 'lessons' }, LESSONS.map((l) => h('li', {},
-      h('button', { type: 'button', class: 'lesson', 'data-testid': `lesson-${l.id}`, 'aria-describedby': `lesson-doc-${l.id}`,
-        title: l.caption.join(' '), onclick: () => onLesson(l) }, l.title),
-      h('span', { id: `lesson-doc-${l.id}`, class: 'visually-hidden' }, l.caption.join(' '))))));
+      h('span', { class: 'hint' }, 'predict, then see: each asks a question about a run before showing it')),
+    list, status);
+  // Each button as soon as its file is read; a file that fails says so in its place.
+  for (const id of GALLERY) {
+    const item = h('li', {});
+    list.append(item);
+    (async () => {
+      const r = await fetch(`lessons/${id}.json`);
+      const text = r.ok ? await r.text() : null;
+      const read = text == null ? null : await lint.call('readLesson', text);
+      if (read?.type !== 'success') {
+        item.append(h('span', { class: 'error' }, `lessons/${id}.json: ${read ? read.errors.map(diagText).join('; ') : `HTTP ${r.status}`}`));
+        return;
+      }
+      const doc = read.value.intro.join(' ');
+      item.append(
+        h('button', { type: 'button', class: 'lesson', 'data-testid': `lesson-${id}`, 'data-lesson': id, 'aria-describedby': `lesson-doc-${id}`,
+          title: doc, onclick: () => onLesson(text, `lessons/${id}.json`) }, read.value.title),
+        h('span', { id: `lesson-doc-${id}`, class: 'visually-hidden' }, doc));
+    })();
+  }
+  // After the gallery's buttons, in their row: a lesson file of one's own.
+  list.append(h('li', { class: 'lesson-open' }, h('label', { for: 'lesson-file' }, 'Open a lesson file '), picker));
 }

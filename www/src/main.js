@@ -12,7 +12,11 @@ import { renderComparison, setMetricCatalog } from './metrics.js';
 import { loadFormat } from './format.js';
 import { createCompare } from './compare.js';
 import { createGallery } from './gallery.js';
+import { createLessons } from './lesson.js';
 import { createSweepPanel } from './sweep.js';
+import { createPortfolio } from './portfolio.js';
+import { createStrips } from './strips.js';
+import { createReplay } from './replay.js';
 import { encodeShare, decodeShare, saveLocal, loadLocal } from './share.js';
 import { zip } from './zip.js';
 
@@ -80,7 +84,7 @@ function replacePolicies(policy, policyB, why) {
   if (lost && !suspendedStart) {
     notice(`${why} replaced your policy.`, 'info', {
       label: 'Restore my policy',
-      run: () => { panelA.setText(before.policy); state.policy = before.policy; compare.set(before.policyB != null, before.policyB); edited(); },
+      run: () => { lessons?.close(); panelA.setText(before.policy); state.policy = before.policy; compare.set(before.policyB != null, before.policyB); edited(); },
     });
   }
 }
@@ -102,6 +106,8 @@ const sim = new Engine(WORKER, {
 const lint = new Engine(WORKER);
 const view = new TimeView();
 let panelA, compare, scenario, timelines, taskList;
+/** @type {ReturnType<typeof createLessons>} */
+let lessons;
 let suspended = true;
 let checking = false; // a check is in flight
 let recheck = false; // an edit came during it
@@ -296,6 +302,7 @@ async function explainTask(which, taskId, focus = false) {
   el.removeAttribute('aria-busy');
   $('explain-note').textContent = state.results[1] ? `policy ${which ? 'B' : 'A'}` : '';
   renderExplanation(el, r.result.tasks[idx], answer, r.result.startEpochMs);
+  return answer;
 }
 
 /** The queue at the time cursor, from the wasm's queueAt. */
@@ -329,34 +336,87 @@ async function showQueue(ms, open = true) {
 
 // ---- share, lessons, exports -----------------------------------------------------------------
 
-async function applyState(s, caption = null) {
+/** Puts a state in place (a link's, or a lesson's: `lesson` is its view) and runs it: the
+ * inputs (a sample, or a lesson's embedded scenario text), the policies, the options, and the
+ * link's visible time range once the run is shown. False when the inputs do not load. */
+async function applyState(s, lesson = null) {
   suspended = true;
   try {
-    replacePolicies(s.policy, s.policyB, caption ? `The lesson “${caption.title}”` : 'The link');
-    if (state.sample !== s.sample || !state.inputs.workload) {
+    replacePolicies(s.policy, s.policyB, lesson ? `The lesson “${lesson.title}”` : 'The link');
+    if (s.scenario != null) {
       view.needsReset = true;
-      if (!(await scenario.loadSample(s.sample))) return;
+      if (!(await useScenarioText(s.scenario, lesson?.title))) return false;
+    } else if (state.sample !== s.sample || !state.inputs.workload) {
+      view.needsReset = true;
+      if (!(await scenario.loadSample(s.sample))) return false;
     }
     scenario.setOptions(s.options);
-    $('lesson-caption').replaceChildren(...(caption ? [h('strong', {}, caption.title), h('br'), caption.caption[0], h('br'), caption.caption[1]] : []));
-    $('lesson-caption').hidden = !caption;
-    for (const b of document.querySelectorAll('#gallery button.lesson')) b.setAttribute('aria-current', String(b.getAttribute('data-testid') === `lesson-${caption?.id}`));
   } finally {
     suspended = false;
   }
   saveLocal({ policy: state.policy, policyB: state.policyB });
-  if (caption) reveal($('results'));
+  if (s.range) onOnce('results', () => view.set(s.range[0], s.range[1]));
   await checkAndRun();
+  return true;
+}
+
+/** Puts a lesson's embedded scenario in use: the scenario text Rust made of it, loaded as a
+ * scenario file (its policy is the lesson's A, which the editors already hold). */
+async function useScenarioText(text, title) {
+  const a = await sim.loadScenario(text);
+  if (a.type !== 'success') {
+    notice(`The lesson's scenario did not load: ${a.errors.map(diagText).join('; ')}`, 'error');
+    return false;
+  }
+  for (const k of ['topology', 'workload', 'carbon']) {
+    const old = state.inputs[k];
+    if (old && !Object.values(a.refs).includes(old)) sim.release(old);
+    state.inputs[k] = a.refs[k];
+    state.summaries[k] = a.value[k] ? a.value[k].summary : null;
+    state.sources[k] = 'lesson';
+  }
+  state.sample = null;
+  $('sample-select').value = '';
+  document.querySelector('[data-testid=scenario-status]').textContent = `the scenario of the lesson “${title}”`;
+  scenario.showSummaries();
+  emit('inputs', { kind: 'lesson' });
+  return true;
+}
+
+/** A lesson's state: its inputs, policies and options, or a share link's policies, options and
+ * range over the lesson's inputs (`override`). */
+function lessonState(v, override = null) {
+  return {
+    sample: v.inputs.sample, scenario: v.inputs.scenario,
+    policy: override ? override.policy : v.policies[0].text,
+    policyB: override ? override.policyB : (v.policies[1]?.text ?? null),
+    options: override ? override.options : { ...v.options },
+    range: override?.range ?? null,
+  };
+}
+
+/** Resolves once no check or run is in flight or queued. */
+async function settled() {
+  while (checking || running || again) await new Promise((r) => setTimeout(r, 50));
+}
+
+/** Opens what a link holds: a lesson (a lesson link, or a share link with one) or a state. */
+async function openLink(s) {
+  if (s.lesson != null) return lessons.open(s.lesson, 'of the link', s.policy != null ? s : null);
+  lessons.close();
+  return applyState(s);
 }
 
 async function share() {
   const out = $('share-url');
-  if (!state.sample) {
+  const lessonText = lessons.text();
+  if (!state.sample && lessonText == null) {
     out.value = '';
     notice('A link can hold the embedded samples only; for your own files, download the scenario (Export) and share that.', 'info');
     return;
   }
-  const hash = await encodeShare({ sample: state.sample, policy: state.policy, policyB: state.policyB, options: state.options });
+  const hash = await encodeShare({ sample: state.sample, policy: state.policy, policyB: state.policyB, options: state.options,
+    lesson: lessonText, range: [view.t0, view.t1] });
   history.replaceState(null, '', hash);
   out.value = location.href;
   out.hidden = false;
@@ -486,10 +546,10 @@ function createExports(el) {
 
 async function start() {
   await Promise.all([sim.ready, lint.ready, loadFormat()]);
-  const [schema, prefabs, def, defaults, catalog] = await Promise.all([lint.call('policySchema'), lint.call('prefabs'),
-    lint.call('defaultPolicy'), lint.call('defaultOptions'), lint.call('metrics')]);
+  const [schema, prefabs, def, defaults, catalog, lessonLimits] = await Promise.all([lint.call('policySchema'), lint.call('prefabs'),
+    lint.call('defaultPolicy'), lint.call('defaultOptions'), lint.call('metrics'), lint.call('lessonLimits')]);
   if (schema.type !== 'success' || prefabs.type !== 'success' || def.type !== 'success'
-    || defaults.type !== 'success' || catalog.type !== 'success') {
+    || defaults.type !== 'success' || catalog.type !== 'success' || lessonLimits.type !== 'success') {
     notice('The policy engine did not start; reload the page.', 'error');
     setStatus('not started', 'failed');
     return;
@@ -505,9 +565,10 @@ async function start() {
     policyB: typeof saved?.policyB === 'string' ? saved.policyB : null,
     options: freshOptions(),
   };
-  const shared = await decodeShare(location.hash, SAMPLES);
+  const limits = lessonLimits.value;
+  const shared = await decodeShare(location.hash, SAMPLES, limits.maxLinkBytes);
   if (shared?.error) notice(`${shared.error}; kept your current work.`, 'error');
-  else if (shared) initial = /** @type {typeof initial} */ (shared);
+  else if (shared?.lesson == null && shared) initial = /** @type {typeof initial} */ (shared);
   state.policy = initial.policy;
 
   panelA = createPolicyPanel($('policy-a'), {
@@ -536,15 +597,31 @@ async function start() {
   $('cursor-mode').addEventListener('change', (e) => { for (const t of timelines) t.cursorMode = /** @type {HTMLInputElement} */ (e.target).checked; });
   $('zoom-reset').addEventListener('click', () => view.set(view.min, view.max));
   taskList = createTaskList($('task-finder'), (which, id) => { timelines[which].reveal(id); explainTask(which, id, true); });
-  createGallery($('gallery'), (lesson) => applyState({
-    sample: 'teaching', policy: lesson.a, policyB: lesson.b, options: freshOptions(lesson.hostCounts),
-  }, lesson));
+  createGallery($('gallery'), { lint, onLesson: (text, source) => lessons.open(text, source), maxBytes: () => limits.maxLessonBytes });
+  lessons = createLessons($('gallery'), $('lesson-caption'), {
+    lint, sim, settled, show: reveal,
+    apply: (v, override) => { if (!$('inspector').hidden) closeInspector(); return applyState(lessonState(v, override), v); },
+    runs: () => state.results.filter(Boolean).map((r) => r.run),
+  });
+  on('results', () => lessons.onResults());
   createExports($('exports'));
   const sweep = createSweepPanel($('sweep-panel'), {
     engine: sim, lint, getPolicy: () => state.policy, getInputs: () => state.inputs, getOptions: runOptions,
     lastRunMs: () => state.results[0]?.wasmMs, download,
   });
   on('results', () => sweep.refresh());
+  // The portfolio (portfolio.js): many policies side by side; any two open here as A and B.
+  const portfolio = createPortfolio($('portfolio-panel'), {
+    engine: sim, lint, prefabs: prefabs.value, getInputs: () => state.inputs, getOptions: runOptions, download,
+    onOpen: (a, b) => { replacePolicies(a.policy, b ? b.policy : null, 'The portfolio'); edited(); reveal($('timeline-panel')); },
+  });
+  for (const event of ['results', 'compare', 'inputs']) on(event, () => portfolio.refresh());
+  // The run's series under the timeline, on its time axis (strips.js).
+  const strips = createStrips($('strips'), view, { download });
+  on('results', () => strips.set(state.results.filter(Boolean).map((r, i) => ({ label: state.results[1] ? (i ? 'B' : 'A') : 'A', result: r.result }))));
+  // The replay of policy A's run (replay.js), over the same queue and inspector views.
+  const replay = createReplay($('replay'), { sim, view, timelines, getRun: () => state.results[0], showQueue, explainTask });
+  on('results', () => replay.reset());
   $('cancel').addEventListener('click', () => sim.cancel());
   $('inspector-close').addEventListener('click', closeInspector);
   document.addEventListener('keydown', (e) => {
@@ -558,16 +635,17 @@ async function start() {
     .observe(document.querySelector('header'));
   $('share').addEventListener('click', share);
   window.addEventListener('hashchange', async () => {
-    const s = await decodeShare(location.hash, SAMPLES);
+    const s = await decodeShare(location.hash, SAMPLES, limits.maxLinkBytes);
     if (s?.error) notice(`${s.error}; kept your current work.`, 'error');
-    else if (s) applyState(s);
+    else if (s) openLink(s);
   });
 
-  await applyState(initial);
+  // A lesson link opens its lesson (the default state when it cannot).
+  if (!(shared?.lesson != null && await openLink(shared))) await applyState(initial);
   suspendedStart = false;
   // For the tests and the benchmark (tests/e2e): the engines, the state, and a way to edit.
   /** @type {any} */ (window).__playground = {
-    sim, lint, state, view, timelines, ready: true,
+    sim, lint, state, view, timelines, replay, lessons, portfolio, ready: true,
     setPolicy: (text) => panelA.setText(text),
     /** No edit waits for its check and no run is in flight or queued. */
     idle: () => !checking && !running && !again,

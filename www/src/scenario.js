@@ -2,9 +2,14 @@
 // workloads (tasks.parquet + fragments.parquet), JSON/CSV workloads, topologies, carbon traces
 // (parquet/CSV/JSON) and whole scenario files, each parsed once by the wasm loaders and kept as
 // a ref; a failed load shows its message beside its loader and changes nothing else. Also the
-// seed, the quantum and the host count of each cluster/host group.
-import { state, emit, h, diagText } from './state.js';
+// seed, the quantum and the host count of each cluster/host group; workloads made in the page
+// (generator.js: the generator, windows and samples; tasktable.js: the task table) and the
+// carbon what-ifs (whatif.js).
+import { state, emit, on, h, diagText } from './state.js';
 import { utcLabel } from './timeline.js';
+import { createWorkloadTools } from './generator.js';
+import { createTaskTable } from './tasktable.js';
+import { createWhatIfPanel } from './whatif.js';
 
 export const SAMPLES = {
   teaching: { label: 'Teaching (7 hosts, 200 tasks, NL carbon)' },
@@ -119,6 +124,8 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     state.options.seed = a.value; seed.value = String(a.value); emit('options');
   });
 
+  const tools = h('div', { class: 'workload-tools' });
+  const whatIfBox = h('div', { class: 'whatif' });
   el.append(
     h('div', { class: 'row' }, h('label', { for: 'sample-select' }, 'Sample '), picker),
     status,
@@ -128,10 +135,18 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       loader('carbon', 'Carbon trace (.parquet, .csv, .json) ', '.parquet,.csv,.json', false),
       loader('scenario', 'Whole scenario file or experiment (.json) ', '.json', false),
       drop, experimentPanel),
+    tools,
     h('div', { class: 'row options' }, h('label', { for: 'seed' }, 'Seed '), seed, newSeed),
     h('div', { class: 'row options' }, h('label', { for: 'quantum' }, 'Scheduling quantum (ms) '), quantum),
     h('div', { class: 'row options' }, h('label', { for: 'semantics' }, 'Scheduler semantics '), semantics),
+    h('details', { class: 'whatif-panel', 'data-testid': 'whatif' }, h('summary', {}, 'Carbon what-ifs (beyond OpenDC)'), whatIfBox),
     h('h3', {}, 'Hosts per group'), counts);
+  // A workload made here replaces the one in use, as a loaded file does.
+  const setWorkload = (ref, s, source) => { ok('workload', ''); setInput('workload', ref, s, source); };
+  const workloadTools = createWorkloadTools(tools, { engine, setWorkload });
+  const taskTable = createTaskTable(tools, { engine, setWorkload });
+  const whatIf = createWhatIfPanel(whatIfBox);
+  on('inputs', () => taskTable.refresh());
 
   let limits = null;
   const tooBig = (files) => {
@@ -207,11 +222,20 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
           fail(kind, { errors: [{ message: 'an OpenDC workload is two files: tasks.parquet and fragments.parquet (select both)' }] }, names);
           return false;
         }
-        answer = await engine.load('loadWorkloadParquet', await bytes(tasks), await bytes(fragments));
+        const parts = { tasks: await bytes(tasks), fragments: await bytes(fragments) };
+        answer = await engine.load('loadWorkloadParquet', parts.tasks, parts.fragments);
+        if (answer.type !== 'success' && answer.errors.some((d) => /the playground in the browser takes at most/.test(d.message))) {
+          workloadTools.offerSelected(names, parts, 'parquet');
+        }
       } else {
         const e = ext(files[0].name);
         if (!['json', 'csv'].includes(e)) { fail(kind, { errors: [{ message: 'a workload is tasks.parquet + fragments.parquet, .json or .csv' }] }, names); return false; }
-        answer = await engine.load('loadWorkload', await bytes(files[0]), e);
+        const content = await bytes(files[0]);
+        answer = await engine.load('loadWorkload', content, e);
+        // Past the page's limits (a Rust limit message): a window or a sample of it may fit.
+        if (answer.type !== 'success' && answer.errors.some((d) => /the playground in the browser takes at most/.test(d.message))) {
+          workloadTools.offerSelected(files[0].name, content, e);
+        }
       }
     }
     if (answer.cancelled) { ok(kind, `stopped reading ${names}; nothing changed`); return false; }
@@ -381,9 +405,13 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     async init() {
       const a = await engine.call('limits');
       if (a.type === 'success') limits = a.value;
+      await workloadTools.init();
+      whatIf.sync();
     },
     setOptions(o) {
       state.options = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...(o.hostCounts || {}) }, semantics: o.semantics || 'classic' };
+      for (const k of ['carbonShiftMs', 'carbonScale', 'forecastError']) if (o[k] != null) state.options[k] = o[k];
+      whatIf.sync();
       seed.value = String(state.options.seed);
       semantics.value = state.options.semantics;
       quantum.value = String(state.options.quantumMs);

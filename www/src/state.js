@@ -4,7 +4,8 @@
 //   sources:  what each input came from (a sample name or file names), for the share URL
 //   policy / policyB: editor texts (policyB is null unless compare mode is on)
 //   defaults: the run options with every default written out (the wasm's defaultOptions())
-//   options:  {seed, quantumMs, hostCounts, semantics}, from the defaults on
+//   options:  {seed, quantumMs, hostCounts, semantics}, from the defaults on, and the carbon
+//             what-ifs (carbonShiftMs, carbonScale, forecastError: whatif.js) when set
 //   results:  [{result, run, text, ms}] for A and B; stale: the policy has errors
 //   comparison: the wasm's compare answer for the results shown (the metrics table)
 /** @typedef {import('./types/answers').SimResult} SimResult */
@@ -18,7 +19,8 @@
  * @type {{sample: string | null, inputs: {topology: Ref | null, workload: Ref | null, carbon: Ref | null},
  *   summaries: Record<string, any>, sources: Record<string, any>, policy: string,
  *   policyB: string | null, defaults: RunOptions | null,
- *   options: {seed: number, quantumMs: number, hostCounts: Record<string, number>, semantics?: 'classic' | 'current'} | null,
+ *   options: {seed: number, quantumMs: number, hostCounts: Record<string, number>, semantics?: 'classic' | 'current',
+ *     carbonShiftMs?: number, carbonScale?: number, forecastError?: number} | null,
  *   results: (RunValue | null)[], stale: boolean,
  *   comparison: import('./types/answers').Comparison | null,
  *   selected: {which: number, taskId: string} | null, cursorMs: number | null}}
@@ -69,6 +71,8 @@ export function runOptions() {
   const o = state.options;
   const out = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...o.hostCounts } };
   if (o.semantics === 'current') out.semantics = 'current';
+  // The carbon what-ifs (beyond OpenDC), only when set: without them a run is OpenDC's.
+  for (const k of /** @type {const} */ (['carbonShiftMs', 'carbonScale', 'forecastError'])) if (o[k] != null) out[k] = o[k];
   return out;
 }
 

@@ -3,9 +3,10 @@
 // a chart of one metric (the mean over the seeds, with its range) and a table. The settings come
 // from the wasm's sweepSettings (JSON Pointers into the policy's explicit form); a value the
 // policy language refuses comes back as an error naming it. A sweep runs only when asked.
-import { h, diagText } from './state.js';
+import { h, diagText, emit } from './state.js';
 import { metricCatalog } from './metrics.js';
 import { ticks } from './format.js';
+import { createGridSweep } from './heatmap.js';
 
 // The metrics a sweep can chart: the catalog's chartable ones (labels, units, scales from Rust).
 const chartable = () => metricCatalog().filter((m) => m.chartable);
@@ -60,6 +61,8 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     status,
     h('div', { class: 'row' }, h('label', { for: 'sweep-metric' }, 'Chart '), metric, csv),
     canvas, table);
+  // Two settings at once (heatmap.js), from the same settings.
+  const grid = createGridSweep(el, { engine, lint, getPolicy, getInputs, getOptions, download, settings: () => settings, parseValues, suggestValues });
 
   /** Fills the setting picker from policy A's current text (kept when the setting remains). */
   async function refresh() {
@@ -70,6 +73,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     setting.replaceChildren(h('option', { value: '' }, '(none: the seeds alone)'),
       ...settings.map((s) => h('option', { value: s.pointer, title: s.pointer }, `${s.label} (now ${JSON.stringify(s.value)})`)));
     if (settings.some((s) => s.pointer === before)) setting.value = before;
+    grid.refresh();
     markStale();
   }
   setting.addEventListener('change', () => {
@@ -143,7 +147,10 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     const rows = chartable();
     table.replaceChildren(h('table', {},
       h('thead', {}, h('tr', {}, h('th', {}, report.parameter || 'policy'), ...rows.map((m) => h('th', { title: m.help }, titled(m))))),
-      h('tbody', {}, ...report.points.map((p, i) => h('tr', { 'data-testid': `sweep-row-${i}` }, h('th', {}, valueLabel(p)),
+      h('tbody', {}, ...report.points.map((p, i) => h('tr', { 'data-testid': `sweep-row-${i}` }, h('th', {}, valueLabel(p), ' ',
+        // The point's policy (its explicit form) joins the portfolio (portfolio.js).
+        h('button', { type: 'button', class: 'small', 'data-testid': `sweep-to-portfolio-${i}`, 'aria-label': `Add ${report.parameter || 'policy'} = ${valueLabel(p)} to the portfolio`,
+          onclick: () => emit('portfolio-add', { label: report.parameter ? `${report.parameter.split('/').pop()} = ${valueLabel(p)}` : 'swept policy', policy: JSON.stringify(p.policy, null, 2) }) }, '+ portfolio')),
         ...rows.map((m) => {
           const k = m.key;
           const s = p.summary[k];

@@ -66,6 +66,8 @@ function paintHatch(g, color, cross) {
 export class TimeView {
   constructor() {
     this.t0 = 0; this.t1 = 1; this.min = 0; this.max = 1; this.listeners = new Set(); this.cursorMs = null;
+    /** A replay's time (replay.js): bars are drawn only up to it, growing as it moves; null: all. */
+    this.replayMs = null;
     /** Set when new inputs arrive: the next result resets the zoom rather than keeping it. */
     this.needsReset = false;
   }
@@ -572,6 +574,10 @@ export class Timeline {
     this.drawAxis();
     if (this.hasCarbon()) this.drawCarbon();
     this.drawOverview();
+    if (view.replayMs != null && this.overviewH()) { // a replay: the overview's future, veiled
+      const x = Math.max(GUTTER, this.x(view.replayMs));
+      ctx.fillStyle = 'rgba(255,255,255,0.75)'; ctx.fillRect(x, this.overviewTop + OV_HEAD, W - x, this.overviewH() - OV_HEAD);
+    }
     if (view.cursorMs != null) {
       const x = this.x(view.cursorMs);
       if (x >= GUTTER && x <= W) {
@@ -622,9 +628,9 @@ export class Timeline {
       const h = this.aggregated ? 3 : rowH;
       for (let b = m.taskBarStart[this.selected]; b < m.taskBarStart[this.selected + 1]; b++) {
         const j = m.taskBars[b];
-        if (!laneH[m.lane[j]]) continue;
+        if (!laneH[m.lane[j]] || m.from[j] > (this.view.replayMs ?? Infinity)) continue;
         const y = laneY[m.lane[j]] + yOff + this.rowOffset(j) - (this.aggregated ? 1 : 0);
-        const x0 = Math.max(GUTTER, this.x(m.from[j])), x1 = Math.max(x0 + 2, this.x(m.to[j]));
+        const x0 = Math.max(GUTTER, this.x(m.from[j])), x1 = Math.max(x0 + 2, this.x(Math.min(m.to[j], this.view.replayMs ?? Infinity)));
         if (m.kind[j] === RUN) { ctx.fillStyle = COLORS.yellow; ctx.fillRect(x0, y, x1 - x0, h); }
         ctx.strokeRect(x0, y, x1 - x0, h);
       }
@@ -670,6 +676,7 @@ export class Timeline {
     let l = Math.max(0, lowerBound(laneY, 0, m.lanes, this.scrollY) - 1);
     let style = null;
     const setFill = (s) => { if (s !== style) { ctx.fillStyle = s; style = s; } };
+    const replay = view.replayMs ?? Infinity;
     ctx.font = '11px system-ui, sans-serif';
     for (; l < m.lanes; l++) {
       const ly = laneY[l] + yOff;
@@ -682,8 +689,8 @@ export class Timeline {
       let j = lowerBound(m.from, lo, hi, view.t0 - m.laneMaxDur[l]);
       for (; j < hi; j++) {
         const from = m.from[j];
-        if (from > view.t1) break;
-        const to = m.to[j];
+        if (from > view.t1 || from > replay) break; // bars of a lane are in order of their start
+        const to = Math.min(m.to[j], replay);
         if (to < view.t0) continue;
         let x0 = this.x(from), x1 = this.x(to);
         if (x1 - x0 < 1) x1 = x0 + 1;
@@ -722,6 +729,7 @@ export class Timeline {
     const x0p = GUTTER, w = Math.max(1, Math.ceil(this.width - 8 - GUTTER));
     const acc = new Float64Array(w + 1), diff = new Float64Array(w + 2);
     const msPerPx = (view.t1 - view.t0) / (this.width - GUTTER - 8);
+    const replay = view.replayMs ?? Infinity;
     let l = Math.max(0, lowerBound(laneY, 0, m.lanes, this.scrollY) - 1);
     let labelBelow = -Infinity;
     ctx.font = '10px system-ui, sans-serif';
@@ -738,10 +746,10 @@ export class Timeline {
         const cores = m.hosts[end] ? m.hosts[end].cores : 0;
         if (!cores) continue;
         const lo = m.laneStart[end], hi = m.laneStart[end + 1];
-        for (let j = lowerBound(m.from, lo, hi, view.t0 - m.laneMaxDur[end]); j < hi && m.from[j] <= view.t1; j++) {
+        for (let j = lowerBound(m.from, lo, hi, view.t0 - m.laneMaxDur[end]); j < hi && m.from[j] <= view.t1 && m.from[j] <= replay; j++) {
           if (m.kind[j] !== RUN || m.to[j] < view.t0) continue;
           const share = m.tasks[m.task[j]].cpuCount / cores;
-          const a = Math.max(0, (m.from[j] - view.t0) / msPerPx), b = Math.min(w, (m.to[j] - view.t0) / msPerPx);
+          const a = Math.max(0, (m.from[j] - view.t0) / msPerPx), b = Math.min(w, (Math.min(m.to[j], replay) - view.t0) / msPerPx);
           if (b <= a) continue;
           const ia = Math.floor(a), ib = Math.floor(b);
           if (ia === ib) { acc[ia] += share * (b - a); continue; }
@@ -1073,6 +1081,16 @@ export class Timeline {
 
   /** Where bar j's row starts in its lane (one row per lane when drawn per pixel). */
   rowOffset(j) { return this.aggregated ? 0 : this.model.row[j] * this.rowH; }
+
+  /** The tasks whose run bars a replay draws growing at its time (started, not ended): the
+   * ids, in bar order (tests compare them with the wasm's queueAt). */
+  replayRunning() {
+    const m = this.model, t = this.view.replayMs;
+    const ids = [];
+    if (!m || t == null) return ids;
+    for (let j = 0; j < m.n; j++) if (m.kind[j] === RUN && m.from[j] <= t && m.to[j] > t) ids.push(m.tasks[m.task[j]].id);
+    return ids;
+  }
 
   setCursor(ms) {
     this.view.cursorMs = Math.max(0, Math.round(ms));

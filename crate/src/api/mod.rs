@@ -132,7 +132,7 @@ pub fn sweep_settings(text: &str) -> Answer<Vec<SweepSetting>> {
         Err(errors) => Answer::Failure { errors },
         Ok((p, _)) => {
             let explicit = expand::to_json(&p);
-            let value = crate::sweep::settings(&explicit)
+            let mut value: Vec<SweepSetting> = crate::sweep::settings(&explicit)
                 .into_iter()
                 .map(|(pointer, value)| SweepSetting {
                     label: crate::sweep::setting_label(&explicit, &pointer),
@@ -140,6 +140,19 @@ pub fn sweep_settings(text: &str) -> Answer<Vec<SweepSetting>> {
                     value,
                 })
                 .collect();
+            // A policy that reads a carbon forecast can also be swept over its error (a run
+            // option, beyond OpenDC: crate::whatif).
+            let forecast = p
+                .timeshift
+                .as_ref()
+                .map_or(0, crate::engine::timeshift::forecast_len);
+            if forecast > 0 {
+                value.push(SweepSetting {
+                    pointer: "forecastError".into(),
+                    label: "carbon forecast error (what-if, beyond OpenDC)".into(),
+                    value: json!(0.0),
+                });
+            }
             Answer::Success { value }
         }
     })
@@ -361,8 +374,12 @@ pub mod experiments;
 pub mod export;
 pub mod export_sdk;
 pub mod handles;
+pub mod lessons;
 pub mod limits;
 pub mod opendc_notes;
 pub mod overview;
+pub mod portfolio;
+pub mod replay;
 pub mod runs;
 pub mod sweeps;
+pub mod workloads;

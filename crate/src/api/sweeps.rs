@@ -5,6 +5,7 @@ use super::handles::{Handles, RunOptions, Session};
 use super::runs::{parse_policy, parse_request};
 use super::{guard, Answer};
 use crate::diag::Diagnostic;
+use crate::request::SWEEPABLE_OPTIONS;
 use crate::sweep::{self, SweepReport, SweepSpec};
 
 impl Session {
@@ -44,11 +45,15 @@ impl Session {
                 &spec.parameter,
                 points,
                 seeds,
-                |policy, seed| {
-                    let o = RunOptions {
+                |policy, value, seed| {
+                    let mut o = RunOptions {
                         seed,
                         ..options.clone()
                     };
+                    if SWEEPABLE_OPTIONS.contains(&spec.parameter.as_str()) {
+                        // Checked by the plan: a refused value never gets here.
+                        o = o.with_option(&spec.parameter, value).unwrap_or(o);
+                    }
                     match self.simulate(handles, policy, &o, None, &mut |_| {}) {
                         Ok(outcome) => outcome.result.metrics,
                         Err(errors) => {

@@ -4,6 +4,7 @@
 
 use crate::policy::{TaskStopper, Timeshift};
 use serde::Serialize;
+use std::borrow::Cow;
 
 /// A task is short when its original duration is under two hours.
 pub const SHORT_TASK_MS: i64 = 2 * 3600 * 1000;
@@ -91,6 +92,76 @@ pub fn evaluate(ts: &Timeshift, current: f64, upcoming: &[f64], history: &[f64])
             basis: Basis::WindowMean { samples },
         }
     }
+}
+
+/// Seeded noise on the forecast a time-shifting policy reads (the `forecastError` run option,
+/// beyond OpenDC; see [`crate::whatif`]). The intensity the run is charged is never noisy.
+///
+/// At the start of carbon sample `i` the policy forecasts the next samples; the forecast of the
+/// `k`-th of them is `v × max(0, 1 + error × z)`, `v` its true value and `z` a standard normal
+/// draw. The draws come from a generator of their own, never the run's (whose draws
+/// `subsetSize` uses): a PCG64 seeded (`seed_from_u64`) with
+/// `splitmix64(seed ^ splitmix64(i ^ 0x666f_7265_6361_7374))`, `seed` being the run's seed, and
+/// `z_k = sqrt(-2 ln(1 - u1)) cos(2π u2)` (Box-Muller, one normal from each pair of uniforms
+/// `u = (next_u64 >> 11) × 2^-53`, `ln` and `cos` from `libm`). So a sample's forecast is the
+/// same however often and in whatever order it is asked for, and native and wasm agree. An
+/// error of 0 reads the trace itself: the run is the one without the option, byte for byte.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ForecastNoise {
+    /// The relative standard deviation of the forecast (0.1 is 10 %).
+    pub error: f64,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// SplitMix64's finaliser: a bijection of u64 that spreads nearby inputs apart.
+fn splitmix64(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+impl ForecastNoise {
+    /// The generator of sample `i`'s forecast.
+    pub fn generator(&self, sample: usize) -> rand_pcg::Pcg64 {
+        use rand::SeedableRng;
+        let tag = 0x666f_7265_6361_7374; // "forecast"
+        rand_pcg::Pcg64::seed_from_u64(splitmix64(self.seed ^ splitmix64(sample as u64 ^ tag)))
+    }
+
+    /// The forecast made at the start of sample `sample`: the first `n` of `upcoming` (the true
+    /// values of the samples after it), each with its noise; `upcoming` itself at error 0.
+    pub fn forecast<'a>(&self, upcoming: &'a [f64], n: usize, sample: usize) -> Cow<'a, [f64]> {
+        if self.error == 0.0 {
+            return Cow::Borrowed(upcoming);
+        }
+        use rand::Rng as _;
+        let mut g = self.generator(sample);
+        let mut uniform = || (g.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        let noisy = upcoming
+            .iter()
+            .take(n)
+            .map(|&v| {
+                let (u1, u2) = (uniform(), uniform());
+                let z = libm::sqrt(-2.0 * libm::log(1.0 - u1))
+                    * libm::cos(2.0 * std::f64::consts::PI * u2);
+                v * (1.0 + self.error * z).max(0.0)
+            })
+            .collect();
+        Cow::Owned(noisy)
+    }
+}
+
+/// How many forecast values a time-shifting policy reads at a carbon sample: the larger of its
+/// own and its task stopper's `forecastSize`, for those in forecast mode (0 when neither is).
+pub fn forecast_len(ts: &Timeshift) -> usize {
+    let own = if ts.forecast { ts.forecast_size } else { 0 };
+    let stopper =
+        ts.task_stopper
+            .as_ref()
+            .map_or(0, |st| if st.forecast { st.forecast_size } else { 0 });
+    own.max(stopper) as usize
 }
 
 /// The task stopper's verdict at one carbon sample (SPEC 7.4).
@@ -429,5 +500,89 @@ mod boundary_tests {
         assert_eq!((v.high, v.reference), (true, 30.0));
         assert_eq!(v.basis, Basis::Forecast { samples: 4 });
         assert!(!stopper(&forecast, 30.0, &[10.0, 40.0, 20.0, 30.0], &[]).high);
+    }
+}
+
+/// The forecast noise of the `forecastError` what-if: none at 0, the same draws for the same
+/// seed and sample however the forecast is asked for, and the stated spread.
+#[cfg(test)]
+mod noise_tests {
+    use super::*;
+    use crate::policy::prefab::TIMESHIFT_DEFAULTS;
+
+    const TRUE: [f64; 6] = [100.0, 200.0, 300.0, 400.0, 500.0, 600.0];
+
+    #[test]
+    fn no_error_reads_the_trace_itself() {
+        let none = ForecastNoise {
+            error: 0.0,
+            seed: 9,
+        };
+        assert!(matches!(none.forecast(&TRUE, 2, 0), Cow::Borrowed(f) if f == TRUE));
+    }
+
+    #[test]
+    fn a_samples_forecast_depends_only_on_the_seed_and_the_sample() {
+        let noise = ForecastNoise {
+            error: 0.2,
+            seed: 9,
+        };
+        let a = noise.forecast(&TRUE, 6, 3);
+        assert_eq!(a, noise.forecast(&TRUE, 6, 3));
+        // The first values do not depend on how many are asked for.
+        assert_eq!(noise.forecast(&TRUE, 2, 3)[..], a[..2]);
+        assert_eq!(noise.forecast(&TRUE, 99, 3).len(), 6);
+        assert_ne!(a, noise.forecast(&TRUE, 6, 4));
+        assert_ne!(a, ForecastNoise { seed: 10, ..noise }.forecast(&TRUE, 6, 3));
+        // Every value moved, none below 0.
+        assert!(a.iter().zip(TRUE).all(|(f, v)| *f != v && *f >= 0.0));
+    }
+
+    /// 20 000 forecasts of one value 100 at error 0.1: the mean is 100 (its standard error is
+    /// 10 / sqrt(20 000) = 0.07) and the standard deviation 10 (standard error about 0.05).
+    #[test]
+    fn the_noise_has_the_stated_spread() {
+        let noise = ForecastNoise {
+            error: 0.1,
+            seed: 1,
+        };
+        let draws: Vec<f64> = (0..20_000)
+            .map(|i| noise.forecast(&[100.0], 1, i)[0])
+            .collect();
+        let n = draws.len() as f64;
+        let mean = draws.iter().sum::<f64>() / n;
+        let sd = (draws.iter().map(|x| (x - mean) * (x - mean)).sum::<f64>() / n).sqrt();
+        assert!((mean - 100.0).abs() < 0.3, "mean {mean}");
+        assert!((sd - 10.0).abs() < 0.3, "sd {sd}");
+        // At an error of 3, z < -1/3 (a third of the draws) clamps the forecast to 0.
+        let wild = ForecastNoise {
+            error: 3.0,
+            ..noise
+        };
+        let zeros = (0..3_000)
+            .filter(|&i| wild.forecast(&[100.0], 1, i)[0] == 0.0)
+            .count();
+        assert!((800..1_300).contains(&zeros), "{zeros}");
+    }
+
+    #[test]
+    fn the_forecast_read_is_the_longer_of_the_policys_and_its_stoppers() {
+        assert_eq!(forecast_len(&TIMESHIFT_DEFAULTS), 24);
+        let window = Timeshift {
+            forecast: false,
+            ..TIMESHIFT_DEFAULTS
+        };
+        assert_eq!(forecast_len(&window), 0);
+        let stopper = TaskStopper {
+            forecast: true,
+            forecast_size: 48,
+            forecast_threshold: 0.6,
+            window_size: 168,
+        };
+        let with_stopper = Timeshift {
+            task_stopper: Some(stopper),
+            ..window
+        };
+        assert_eq!(forecast_len(&with_stopper), 48);
     }
 }

@@ -30,6 +30,9 @@ use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+mod scan;
+pub use scan::RowSet;
+
 /// A decoded column: one value per row (a null row holds the type's default) and, when the
 /// column has nulls, which rows are present.
 #[derive(Debug, Clone, PartialEq)]
@@ -119,6 +122,8 @@ pub struct Table {
     pub file: String,
     /// Size of the file in bytes, which bounds what is allocated on the footer's word.
     len: usize,
+    /// The rows every column decodes, when not all ([`Table::keep_rows`]).
+    keep: Option<RowSet>,
 }
 
 /// Rows reserved ahead of decoding at most, per byte of the file and in all: the footer's row
@@ -289,6 +294,7 @@ impl Table {
             data,
             file: file.to_string(),
             len: bytes.len(),
+            keep: None,
         })
     }
 
@@ -372,6 +378,9 @@ impl Table {
     where
         T::T: Clone + Default,
     {
+        if let Some(keep) = &self.keep {
+            return self.decode_kept::<T>(i, keep);
+        }
         guarded(|| {
             let descr = self
                 .reader

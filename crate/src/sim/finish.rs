@@ -8,6 +8,41 @@ use super::run::Simulation;
 use super::task::State;
 use crate::diag::Diagnostic;
 
+/// Mean turnaround, mean and p95 (nearest rank) bounded slowdown over the completed tasks
+/// (SPEC 6.6), in task order for the sums; `None` each when no task completed.
+pub(super) fn turnaround_figures(tasks: &[TaskRecord]) -> (Option<f64>, Option<f64>, Option<f64>) {
+    let turnarounds: Vec<i64> = tasks.iter().filter_map(TaskRecord::turnaround_ms).collect();
+    let mut slowdowns: Vec<f64> = tasks
+        .iter()
+        .filter_map(TaskRecord::bounded_slowdown)
+        .collect();
+    if turnarounds.is_empty() {
+        return (None, None, None);
+    }
+    let n = turnarounds.len() as f64;
+    let mean_turnaround = turnarounds.iter().map(|&t| t as f64).sum::<f64>() / n;
+    let mean_slowdown = slowdowns.iter().sum::<f64>() / n;
+    slowdowns.sort_unstable_by(f64::total_cmp);
+    let p95 = slowdowns[(95 * slowdowns.len()).div_ceil(100) - 1];
+    (Some(mean_turnaround), Some(mean_slowdown), Some(p95))
+}
+
+/// Population standard deviation of the hosts' busy times divided by their mean (SPEC 6.6);
+/// 0 without hosts or when no host was ever busy.
+pub(super) fn load_imbalance(hosts: &[HostRecord]) -> f64 {
+    let n = hosts.len() as f64;
+    let mean = hosts.iter().map(|h| h.busy_ms as f64).sum::<f64>() / n.max(1.0);
+    if mean <= 0.0 {
+        return 0.0;
+    }
+    let variance = hosts
+        .iter()
+        .map(|h| (h.busy_ms as f64 - mean) * (h.busy_ms as f64 - mean))
+        .sum::<f64>()
+        / n;
+    variance.sqrt() / mean
+}
+
 /// The result of a finished simulation.
 pub(super) fn result(mut sim: Simulation) -> SimResult {
     let end = sim.end;
@@ -91,6 +126,11 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
             cores: spec.cores,
             memory: spec.memory_mib,
             busy_ms: meter.busy_ms,
+            mean_utilization: if end > 0 {
+                meter.utilization_ms / end as f64
+            } else {
+                0.0
+            },
             energy_j: idle_energy + meter.dynamic_energy,
             idle_energy_j: idle_energy,
             dynamic_energy_j: meter.dynamic_energy,
@@ -99,6 +139,7 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
         });
     }
     let host_time = sim.meters.len() as f64 * end as f64;
+    let (mean_turnaround, mean_slowdown, p95_slowdown) = turnaround_figures(&tasks);
     let metrics = Metrics {
         tasks_total: sim.tasks.len() as u64,
         tasks_completed: completed,
@@ -107,6 +148,9 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
         makespan_ms: end,
         mean_wait_ms: mean_wait,
         p95_wait_ms: p95,
+        mean_turnaround_ms: mean_turnaround,
+        mean_bounded_slowdown: mean_slowdown,
+        p95_bounded_slowdown: p95_slowdown,
         deferred_tasks: deferred,
         deferral_ms,
         paused_tasks: paused,
@@ -116,6 +160,7 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
         } else {
             0.0
         },
+        load_imbalance: load_imbalance(&hosts),
         energy_j: idle_e + dyn_e,
         idle_energy_j: idle_e,
         dynamic_energy_j: dyn_e,

@@ -7,7 +7,7 @@ use super::result::Metrics;
 use serde::Serialize;
 
 /// Which way a metric improves.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub enum Better {
@@ -108,6 +108,9 @@ pub const METRICS: &[MetricInfo] = &[
     metric("makespanMs", "makespan", "h", "ms", HOURS, 2, Lower, "The end of the run: its last completion or termination."),
     metric("meanWaitMs", "mean wait", "s", "ms", 1e-3, 1, Lower, "Mean of first start minus submission over completed tasks (deferral and queueing included)."),
     metric("p95WaitMs", "p95 wait", "s", "ms", 1e-3, 1, Lower, "95th percentile (nearest rank) of the waits of completed tasks."),
+    metric("meanTurnaroundMs", "mean turnaround", "s", "ms", 1e-3, 1, Lower, "Mean of finish minus submission over completed tasks: the wait and the run together."),
+    metric("meanBoundedSlowdown", "mean bounded slowdown", "", "", 1.0, 2, Lower, "Mean over completed tasks of max(1, turnaround / max(duration, 10 s)): how many times longer than its own duration a task took, short tasks counted as 10 s long."),
+    metric("p95BoundedSlowdown", "p95 bounded slowdown", "", "", 1.0, 2, Lower, "95th percentile (nearest rank) of the bounded slowdowns of completed tasks."),
     windowed(metric("energyJ", "energy", "kWh", "J", KWH, 3, Lower, "Energy drawn by every host from time 0 to the end of the run."), "windowEnergyJ"),
     windowed(part(metric("idleEnergyJ", "idle energy", "kWh", "J", KWH, 3, Lower, "The hosts' idle power times the run's length.")), "windowIdleEnergyJ"),
     part(metric("dynamicEnergyJ", "dynamic energy", "kWh", "J", KWH, 3, Lower, "Energy above idle: what the tasks cause, comparable across runs of different lengths.")),
@@ -119,6 +122,7 @@ pub const METRICS: &[MetricInfo] = &[
     descriptive(metric("pausedTasks", "paused tasks", "", "", 1.0, 0, Neither, "Tasks paused at least once by the task stopper.")),
     metric("deadlineMisses", "deadline misses", "", "", 1.0, 0, Lower, "Completed tasks that finished after their deadline."),
     metric("meanUtilization", "mean utilisation", "%", "", 100.0, 2, Higher, "Time-weighted mean CPU utilisation over all hosts and the run."),
+    metric("loadImbalance", "load imbalance", "", "", 1.0, 3, Neither, "Standard deviation of the hosts' busy times over their mean (0: every host busy as long). Neither better nor worse: spreading lowers it, packing (to leave hosts idle) raises it."),
 ];
 
 /// The figures over a common window (SPEC 7; [`super::window`]), shown in comparisons of runs
@@ -157,7 +161,7 @@ mod tests {
     fn the_catalog_describes_every_metric_of_a_result_once() {
         let mut catalog: Vec<&str> = METRICS.iter().map(|m| m.key).collect();
         let mut result = result_keys();
-        assert_eq!(result.len(), 18, "{result:?}");
+        assert_eq!(result.len(), 22, "{result:?}");
         catalog.sort_unstable();
         result.sort_unstable();
         assert_eq!(catalog, result);

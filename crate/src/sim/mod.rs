@@ -65,6 +65,9 @@ pub struct Options {
     pub max_instants: u64,
     /// Classic (SPEC 1-10) or Current (SPEC 11.12) scheduling.
     pub semantics: Semantics,
+    /// Beyond OpenDC: the relative error of the carbon forecast a time-shifting policy reads
+    /// ([`crate::engine::timeshift::ForecastNoise`], seeded with the run's seed); 0: none.
+    pub forecast_error: f64,
 }
 
 impl Default for Options {
@@ -76,6 +79,7 @@ impl Default for Options {
             max_time_ms: MAX_TIME_MS,
             max_instants: MAX_INSTANTS,
             semantics: Semantics::Classic,
+            forecast_error: 0.0,
         }
     }
 }

@@ -33,11 +33,24 @@ pub struct Metrics {
     pub makespan_ms: i64,
     pub mean_wait_ms: Option<f64>,
     pub p95_wait_ms: Option<i64>,
+    /// Mean of finish - submission over completed tasks (SPEC 6.6); `None` when none completed.
+    #[serde(default)]
+    pub mean_turnaround_ms: Option<f64>,
+    /// Mean bounded slowdown over completed tasks ([`TaskRecord::bounded_slowdown`]).
+    #[serde(default)]
+    pub mean_bounded_slowdown: Option<f64>,
+    /// 95th percentile (nearest rank) of the bounded slowdowns of completed tasks.
+    #[serde(default)]
+    pub p95_bounded_slowdown: Option<f64>,
     pub deferred_tasks: u64,
     pub deferral_ms: i64,
     pub paused_tasks: u64,
     pub deadline_misses: u64,
     pub mean_utilization: f64,
+    /// Population standard deviation of the hosts' busy times over their mean (0 when the mean
+    /// is 0): how unevenly the work was spread.
+    #[serde(default)]
+    pub load_imbalance: f64,
     pub energy_j: f64,
     pub idle_energy_j: f64,
     pub dynamic_energy_j: f64,
@@ -92,6 +105,26 @@ pub struct TaskRecord {
     pub reason: Option<String>,
 }
 
+/// The bound of bounded slowdown (SPEC 6.6): tasks shorter than 10 s count as 10 s long, so
+/// that a short task's wait does not dominate the mean.
+pub const SLOWDOWN_BOUND_MS: i64 = 10_000;
+
+impl TaskRecord {
+    /// Finish minus submission of a completed task; `None` for a terminated one.
+    pub fn turnaround_ms(&self) -> Option<i64> {
+        (self.state == "completed").then_some(self.finish_ms - self.submit_ms)
+    }
+
+    /// Bounded slowdown of a completed task (SPEC 6.6): `max(1, turnaround / max(duration,
+    /// 10 s))`, the duration being the task's original one; `None` for a terminated task.
+    pub fn bounded_slowdown(&self) -> Option<f64> {
+        self.turnaround_ms().map(|t| {
+            let bound = self.duration_ms.max(SLOWDOWN_BOUND_MS) as f64;
+            (t as f64 / bound).max(1.0)
+        })
+    }
+}
+
 /// What one host did.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
@@ -103,6 +136,10 @@ pub struct HostRecord {
     pub memory: i64,
     /// Time with at least one task running.
     pub busy_ms: i64,
+    /// The time-weighted mean of its utilisation u over the run (SPEC 6.5; 0 for an empty
+    /// run): the per-host part of the run's `meanUtilization`.
+    #[serde(default)]
+    pub mean_utilization: f64,
     pub energy_j: f64,
     pub idle_energy_j: f64,
     pub dynamic_energy_j: f64,

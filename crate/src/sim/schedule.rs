@@ -26,10 +26,16 @@ impl Simulation<'_> {
         };
         let v = c.value(i);
         self.regime_history.push(v);
-        let regime = timeshift::evaluate(ts, v, c.after(i), &self.regime_history);
+        // The forecast the policy reads: the trace itself, or with a what-if's noise.
+        let noise = timeshift::ForecastNoise {
+            error: self.options.forecast_error,
+            seed: self.scenario.seed,
+        };
+        let upcoming = noise.forecast(c.after(i), timeshift::forecast_len(ts), i);
+        let regime = timeshift::evaluate(ts, v, &upcoming, &self.regime_history);
         let mut high = false;
         if let Some(st) = &ts.task_stopper {
-            let verdict = timeshift::stopper(st, v, c.after(i), &self.regime_history);
+            let verdict = timeshift::stopper(st, v, &upcoming, &self.regime_history);
             high = verdict.high;
             if high {
                 self.pause_deferrable(t);

@@ -416,7 +416,22 @@ maxInstants?: number,
  * `classic` (the default, SPEC 1-10) or `current` (OpenDC 3's filter scheduler, SPEC
  * 11.12); omitted when classic.
  */
-semantics?: Semantics, };
+semantics?: Semantics, 
+/**
+ * Beyond OpenDC: the run sees the carbon trace this many ms later, read cyclically over the
+ * trace's span ([`crate::whatif`]: another season of the same year); omitted when unset.
+ */
+carbonShiftMs?: number, 
+/**
+ * Beyond OpenDC: every carbon intensity times this (in [0, 1000]); omitted when unset.
+ */
+carbonScale?: number, 
+/**
+ * Beyond OpenDC: the relative standard deviation of the seeded noise on the carbon forecast
+ * a time-shifting policy reads, never on the intensity it is charged (in [0, 10]; 0 is no
+ * noise); omitted when unset. See [`crate::engine::timeshift::ForecastNoise`].
+ */
+forecastError?: number, };
 
 /**
  * Which way a metric improves.
@@ -482,7 +497,24 @@ startEpochMs: number, provenance: Provenance, };
 /**
  * The run's figures (SPEC 6.6).
  */
-export type Metrics = { tasksTotal: number, tasksCompleted: number, tasksTerminated: number, tasksDropped: number, makespanMs: number, meanWaitMs: number | null, p95WaitMs: number | null, deferredTasks: number, deferralMs: number, pausedTasks: number, deadlineMisses: number, meanUtilization: number, energyJ: number, idleEnergyJ: number, dynamicEnergyJ: number, carbonG: number | null, idleCarbonG: number | null, dynamicCarbonG: number | null, };
+export type Metrics = { tasksTotal: number, tasksCompleted: number, tasksTerminated: number, tasksDropped: number, makespanMs: number, meanWaitMs: number | null, p95WaitMs: number | null, 
+/**
+ * Mean of finish - submission over completed tasks (SPEC 6.6); `None` when none completed.
+ */
+meanTurnaroundMs: number | null, 
+/**
+ * Mean bounded slowdown over completed tasks ([`TaskRecord::bounded_slowdown`]).
+ */
+meanBoundedSlowdown: number | null, 
+/**
+ * 95th percentile (nearest rank) of the bounded slowdowns of completed tasks.
+ */
+p95BoundedSlowdown: number | null, deferredTasks: number, deferralMs: number, pausedTasks: number, deadlineMisses: number, meanUtilization: number, 
+/**
+ * Population standard deviation of the hosts' busy times over their mean (0 when the mean
+ * is 0): how unevenly the work was spread.
+ */
+loadImbalance: number, energyJ: number, idleEnergyJ: number, dynamicEnergyJ: number, carbonG: number | null, idleCarbonG: number | null, dynamicCarbonG: number | null, };
 
 /**
  * A span of time `[fromMs, toMs)`.
@@ -514,7 +546,12 @@ export type HostRecord = { name: string, cluster: string, cores: number, memory:
 /**
  * Time with at least one task running.
  */
-busyMs: number, energyJ: number, idleEnergyJ: number, dynamicEnergyJ: number, carbonG: number | null, tasksRun: number, };
+busyMs: number, 
+/**
+ * The time-weighted mean of its utilisation u over the run (SPEC 6.5; 0 for an empty
+ * run): the per-host part of the run's `meanUtilization`.
+ */
+meanUtilization: number, energyJ: number, idleEnergyJ: number, dynamicEnergyJ: number, carbonG: number | null, tasksRun: number, };
 
 /**
  * Step functions over simulation time, as `[timeMs, value]` change points.
@@ -936,7 +973,17 @@ text: string,
  * Its difference from the baseline's (`None` in the baseline's column, or when either
  * has no value).
  */
-difference: Difference | null, };
+difference: Difference | null, 
+/**
+ * The least and greatest value over the column's runs, when it has more than one (a
+ * portfolio's seeds); `value` is then their mean.
+ */
+range?: Range, 
+/**
+ * The best value of the row by the metric's direction (every cell that ties for it);
+ * never for a metric without a direction, nor when every value is the same.
+ */
+best: boolean, };
 
 /**
  * A difference from the baseline.
@@ -957,6 +1004,19 @@ text: string, verdict: Verdict, };
 export type Verdict = "better" | "worse" | "same" | "neither";
 
 /**
+ * The spread of a cell over its column's runs.
+ */
+export type Range = { min: number, max: number, 
+/**
+ * How many runs have a value.
+ */
+runs: number, 
+/**
+ * As shown: `1.2 kWh – 1.4 kWh`.
+ */
+text: string, };
+
+/**
  * Which runs to compare, their column labels and the baseline column.
  */
 export type CompareRequest = { 
@@ -972,6 +1032,293 @@ labels?: Array<string>,
  * The column the others are compared with (default 0).
  */
 baseline?: number, };
+
+/**
+ * A point of the trade-off: its two values in the result's units (`None`: the run has none).
+ */
+export type Point = { x: number | null, y: number | null, };
+
+/**
+ * A front asked for by the page: the metric of each axis (catalog keys) and the points.
+ */
+export type ParetoRequest = { x: string, y: string, points: Array<Point>, };
+
+/**
+ * The non-dominated points of a trade-off.
+ */
+export type Pareto = { 
+/**
+ * The metric on the horizontal axis (a catalog key).
+ */
+x: string, y: string, 
+/**
+ * Which way each improves: `lower` or `higher`.
+ */
+xBetter: Better, yBetter: Better, 
+/**
+ * The indices of the points on the front, in the order a line joins them: by x
+ * ascending, then y ascending.
+ */
+front: Array<number>, };
+
+/**
+ * An empirical CDF.
+ */
+export type Cdf = { 
+/**
+ * How many figures it is made of.
+ */
+n: number, 
+/**
+ * `[value, fraction]` in ascending order of rank: the figure of rank `r` and `r / n`.
+ */
+points: Array<[number, number]>, 
+/**
+ * The quantiles of [`QUANTILES`] that exist (none for an empty distribution).
+ */
+quantiles: Array<Quantile>, };
+
+/**
+ * One quantile: the nearest-rank value `sorted[ceil(percent / 100 * n) - 1]`.
+ */
+export type Quantile = { percent: number, value: number, };
+
+/**
+ * The distributions of a policy's completed tasks, each linked to the catalog metric whose
+ * unit it is read in.
+ */
+export type Distributions = { 
+/**
+ * Waits, ms (unit of `meanWaitMs`).
+ */
+wait: Cdf, 
+/**
+ * Turnarounds, ms (unit of `meanTurnaroundMs`).
+ */
+turnaround: Cdf, 
+/**
+ * Bounded slowdowns (unit of `meanBoundedSlowdown`).
+ */
+boundedSlowdown: Cdf, };
+
+/**
+ * One policy of a portfolio, as the page sends it.
+ */
+export type PortfolioEntry = { 
+/**
+ * Its name in the table (`Mem`, `my policy`, `subsetSize = 4`).
+ */
+label: string, 
+/**
+ * The policy document (JSON text).
+ */
+policy: string, 
+/**
+ * Its own semantics; default: the run options'.
+ */
+semantics?: Semantics, };
+
+/**
+ * What a portfolio runs and reports.
+ */
+export type PortfolioSpec = { entries: Array<PortfolioEntry>, 
+/**
+ * Seeds per policy: the run options' seed and the ones after it (default 1).
+ */
+seeds?: number, 
+/**
+ * The entry the others are compared with (default 0).
+ */
+baseline?: number, 
+/**
+ * The trade-off's metrics (catalog keys; default `dynamicCarbonG` and `meanWaitMs`).
+ */
+x?: string, y?: string, 
+/**
+ * Points per distribution (default [`cdf::DEFAULT_POINTS`]).
+ */
+cdfPoints?: number, };
+
+/**
+ * One policy of a finished portfolio.
+ */
+export type PortfolioPolicy = { label: string, semantics: Semantics, 
+/**
+ * The policy run, in its explicit form.
+ */
+policy: JsonValue, 
+/**
+ * Its metrics under the keys of `simulate --json`, then the window figures of SPEC 6.6:
+ * each the mean over the seeds that have it (an integer when every run's is and the mean
+ * is whole), `null` when no run has it.
+ */
+metrics: Record<string, number | null>, 
+/**
+ * The least value of each over the seeds (same keys).
+ */
+min: Record<string, number | null>, 
+/**
+ * The greatest.
+ */
+max: Record<string, number | null>, 
+/**
+ * The distributions of its completed tasks' figures, over every seed's run.
+ */
+distributions: Distributions, };
+
+/**
+ * A finished portfolio.
+ */
+export type PortfolioReport = { 
+/**
+ * The seeds every policy ran under.
+ */
+seeds: Array<number>, 
+/**
+ * Each policy's figures, in entry order.
+ */
+policies: Array<PortfolioPolicy>, 
+/**
+ * The trade-off's Pareto front over the policies' means.
+ */
+pareto: Pareto, 
+/**
+ * The runs' labels, in column order.
+ */
+labels: Array<string>, 
+/**
+ * The column the others are compared with.
+ */
+baseline: number, 
+/**
+ * The latest end of the runs compared, simulation ms.
+ */
+windowEndMs: number, 
+/**
+ * True when the runs end at different times: the window rows differ from the per-run rows
+ * and are shown by default.
+ */
+windowed: boolean, 
+/**
+ * What the window is, in a sentence (empty when not windowed).
+ */
+windowNote: string, rows: Array<ComparisonRow>, };
+
+/**
+ * One setting of a 2-D sweep and its values.
+ */
+export type Axis = { 
+/**
+ * A JSON Pointer into the policy's explicit form, or a run option's name.
+ */
+parameter: string, values: Array<JsonValue>, };
+
+/**
+ * What a 2-D sweep varies.
+ */
+export type GridSpec = { 
+/**
+ * The setting along the columns.
+ */
+x: Axis, 
+/**
+ * The setting along the rows.
+ */
+y: Axis, 
+/**
+ * Seeds per cell: the run's seed and the ones after it (default 1).
+ */
+seeds?: number, };
+
+/**
+ * A finished 2-D sweep.
+ */
+export type GridReport = { x: Axis, y: Axis, seeds: Array<number>, 
+/**
+ * Row by row: the cell of `y.values[r]` and `x.values[c]` is `cells[r * x.values.len() +
+ * c]`, its `value` being `[x value, y value]`.
+ */
+cells: Array<SweepPoint>, };
+
+/**
+ * Everything a generated workload is a function of. Every field has a default, so `{}` (or
+ * `generate --seed 5`) is a workload: about three tasks an hour for three days from the start
+ * of the teaching sample's carbon trace, a daily peak at 14:00 UTC, 1-8 cores, half of them
+ * deferrable with OpenDC's `deferAll` deadline.
+ */
+export type GeneratorSettings = { seed: number, 
+/**
+ * The start of the arrivals, ms since the epoch.
+ */
+startMs: number, hours: number, tasksPerHour: number, pattern: Pattern, dailyAmplitude: number, peakHour: number, burstEveryHours: number, burstSize: number, burstMinutes: number, cores: Array<Choice>, memoryPerCoreMib: Array<Choice>, coreSpeedMhz: number, duration: DurationDistribution, durationMinMinutes: number, durationMaxMinutes: number, durationMeanMinutes: number, deferrableShare: number, slackFactor: number, fragments: boolean, fragmentMinutes: number, usageMin: number, usageMax: number, };
+
+/**
+ * One value of a list of choices and its relative weight.
+ */
+export type Choice = { value: number, weight: number, };
+
+/**
+ * How tasks arrive over time.
+ */
+export type Pattern = "constant" | "daily" | "bursts";
+
+/**
+ * How long tasks run.
+ */
+export type DurationDistribution = "constant" | "logUniform" | "exponential";
+
+/**
+ * Which tasks of a workload to keep.
+ */
+export type Selection = { 
+/**
+ * Keep tasks submitted at or after this, ms since the epoch (absent: from the first); a
+ * request may also write it as ISO-8601 text.
+ */
+fromMs?: number | string, 
+/**
+ * Keep tasks submitted before this, ms since the epoch or ISO-8601 (absent: to the last).
+ */
+toMs?: number | string, 
+/**
+ * Keep each task with this probability, in (0, 1] (absent: every task).
+ */
+fraction?: number, 
+/**
+ * The sample's seed.
+ */
+seed: number, };
+
+/**
+ * One task as the table shows it.
+ */
+export type TaskRow = { 
+/**
+ * The index of the task this row came from, to keep its fragments (`null` for a new row).
+ */
+from: number | null, id: string, name: string, 
+/**
+ * ISO-8601, UTC (`2022-06-13T06:00:00Z`).
+ */
+submission: string, durationMinutes: number, cpuCount: number, cpuCapacityMhz: number, memoryMib: number, deferrable: boolean, 
+/**
+ * ISO-8601, UTC; `null` for none.
+ */
+deadline: string | null, 
+/**
+ * How many CPU-usage fragments the task has (not editable).
+ */
+fragments: number, };
+
+/**
+ * The table of a workload: its rows, and the row "add a task" appends.
+ */
+export type TaskTable = { rows: Array<TaskRow>, 
+/**
+ * A new task: the next free integer id, submitted with the last task, one hour of one
+ * core (at the speed per core of the first task, or 2100 MHz), 1024 MiB.
+ */
+template: TaskRow, };
 
 /**
  * A run's overview: the buckets and one entry per host group, in topology order.
@@ -1036,6 +1383,160 @@ busyFraction: number, energyJ: number, idleEnergyJ: number, dynamicEnergyJ: numb
  */
 summary: string, };
 
+/**
+ * The run options of a lesson: every run of it takes these.
+ */
+export type LessonOptions = { seed: number, quantumMs: number, hostCounts: { [key in string]: number }, semantics: Semantics, };
+
+/**
+ * A figure a condition read, with its value as the metrics table shows it.
+ */
+export type FigureValue = { 
+/**
+ * As written: `B.dynamicEnergyJ`.
+ */
+figure: string, 
+/**
+ * The raw figure, in the result's unit; `None` when the run has none.
+ */
+value: number | null, 
+/**
+ * As shown: `16.552 kWh`, `—`.
+ */
+text: string, };
+
+/**
+ * A condition evaluated on runs.
+ */
+export type ConditionVerdict = { 
+/**
+ * The condition as written.
+ */
+text: string, holds: boolean, 
+/**
+ * Why it could not be evaluated (a figure the run lacks, a division by zero), naming the
+ * part: it then does not hold.
+ */
+error: string | null, 
+/**
+ * The figures it reads, each once, in the order written.
+ */
+figures: Array<FigureValue>, 
+/**
+ * Where it is in the lesson text (1-based line, UTF-16 column).
+ */
+line: number, column: number, };
+
+/**
+ * A student's answer: a choice's index, or a number.
+ */
+export type StudentAnswer = { choice?: number, value?: number, };
+
+/**
+ * The right answer on the runs, and how a student's answer compares with it.
+ */
+export type Grade = { 
+/**
+ * The right answer as shown: the choice's text, or `4.98 %` (± the tolerance).
+ */
+answer: string, 
+/**
+ * For a numeric question, the right number on these runs.
+ */
+value: number | null, 
+/**
+ * Whether the student's answer is right (`None` when there is no answer to grade).
+ */
+correct: boolean | null, 
+/**
+ * The student's answer as shown (`None` when there is none).
+ */
+given: string | null, };
+
+/**
+ * What a lesson runs on: a sample's name, or a scenario file's text for `loadScenario`.
+ */
+export type LessonInputsView = { sample: string | null, scenario: string | null, };
+
+/**
+ * A lesson's policy as the page's editor takes it.
+ */
+export type LessonPolicyView = { label: string, name: string | null, 
+/**
+ * The policy, pretty-printed JSON.
+ */
+text: string, };
+
+/**
+ * The question without its answer.
+ */
+export type QuestionView = { "kind": "choice", prompt: string, choices: Array<string>, } | { "kind": "numeric", prompt: string, unit: string | null, };
+
+/**
+ * What the page shows of a lesson before the student answers.
+ */
+export type LessonView = { id: string | null, title: string, intro: Array<string>, inputs: LessonInputsView, options: LessonOptions, 
+/**
+ * The policies in order (A, then B).
+ */
+policies: Array<LessonPolicyView>, question: QuestionView, 
+/**
+ * How many conditions the reveal checks.
+ */
+conditions: number, warnings: Array<Diagnostic>, };
+
+/**
+ * The reveal: the conditions on the runs shown, the answer graded, the explanation.
+ */
+export type LessonReveal = { title: string, conditions: Array<ConditionVerdict>, 
+/**
+ * Every condition holds.
+ */
+holds: boolean, 
+/**
+ * The runs are the lesson's own: its policies under its options (not edited since).
+ */
+ownRuns: boolean, 
+/**
+ * For the lesson's author: each condition that fails on the lesson's own run, with its
+ * line, column and figures (empty when the runs are not the lesson's own).
+ */
+failures: Array<string>, grade: Grade, explanation: Array<string>, };
+
+/**
+ * The bounds of lesson files and of the links that carry them.
+ */
+export type LessonLimits = { maxLessonBytes: number, 
+/**
+ * The most bytes a share or lesson link may inflate to; past it the page refuses it.
+ */
+maxLinkBytes: number, maxExpressionChars: number, };
+
+/**
+ * What the page asks to reveal: its runs of the lesson (A, then B) and the student's answer
+ * (absent: shown without answering).
+ */
+export type RevealRequest = { runs: Array<number>, answer?: StudentAnswer, };
+
+/**
+ * A page of a run's events, as columns: event `from + i` is `timeMs[i]`, `kind[i]` (a code:
+ * `kinds[kind[i]]` is its name), `task[i]` (an index into the result's `tasks`) and `host[i]`
+ * (an index into the result's `hosts`, or null).
+ */
+export type ReplayEvents = { 
+/**
+ * Events in the whole run.
+ */
+total: number, 
+/**
+ * Index of this page's first event.
+ */
+from: number, 
+/**
+ * The name of each kind code: submission, placement, deferral, pause, finish, termination.
+ */
+kinds: Array<string>, timeMs: Array<number>, kind: Array<number>, task: Array<number>, host: Array<number | null>, };
+
 /** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet
  * exports answer the object itself). `lastPanic`, `formatDuration`,
  * `formatDurationDifference` and `axisTicks` answer plain text, `start` nothing. */
@@ -1075,5 +1576,26 @@ export interface Answers {
   exportResult: Answer<string>;
   exportTasksCsv: Answer<string>;
   explain: Answer<TaskExplanation>;
+  replayEvents: Answer<ReplayEvents>;
   release: Answer<boolean>;
+  readLesson: Answer<LessonView>;
+  revealLesson: Answer<LessonReveal>;
+  lessonSchema: Answer<JsonValue>;
+  lessonLimits: Answer<LessonLimits>;
+  portfolio: Answer<PortfolioReport>;
+  portfolioWithProgress: Answer<PortfolioReport>;
+  portfolioCsv: Answer<string>;
+  pareto: Answer<Pareto>;
+  sweepGrid: Answer<GridReport>;
+  sweepGridWithProgress: Answer<GridReport>;
+  sweepGridCsv: Answer<string>;
+  generatorSchema: Answer<JsonValue>;
+  generatedWorkloadJson: Answer<string>;
+  generateWorkload: Answer<LoadedInput>;
+  workloadJson: Answer<string>;
+  workloadTable: Answer<TaskTable>;
+  editWorkload: Answer<string>;
+  selectWorkload: Answer<string>;
+  loadWorkloadSelected: Answer<LoadedInput>;
+  loadWorkloadParquetSelected: Answer<LoadedInput>;
 }

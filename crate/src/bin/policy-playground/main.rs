@@ -45,9 +45,17 @@ enum Command {
     Compare(compare::Args),
     /// Vary one policy setting over several values (and seeds) and tabulate the metrics.
     Sweep(sweep::Args),
+    /// Generate a workload (beyond OpenDC): arrivals with a daily pattern or bursts, cores and
+    /// memory from choices, durations, deferrable tasks; every setting has a default.
+    Generate(generate::Args),
+    /// Keep a window of a workload's submissions and/or a seeded sample of its tasks.
+    Window(window::Args),
     /// Write the inputs and policies as a folder OpenDC runs: OpenDC3's SDK experiment
     /// (`--format opendc3`, SPEC 11.11) or the legacy experiment with its topology.
     Export(export::Args),
+    /// Lesson files: `lesson check FILE` runs a lesson and checks its conditions; `lesson
+    /// schema` prints the JSON Schema of lesson files.
+    Lesson(lesson::Args),
     /// Measure the figures of the performance issue: surf_week (decode, simulate, peak memory,
     /// timeshift, wasm), decisions against a reference kernel, scaling and memorizing.
     Bench {
@@ -81,11 +89,15 @@ enum Command {
 mod bench;
 mod compare;
 mod export;
+mod generate;
 mod inputs;
+mod lesson;
 mod simulate;
 mod snippet;
 mod sweep;
+mod sweep_grid;
 mod table;
+mod window;
 
 /// A process exit code.
 type Exit = u8;
@@ -133,6 +145,9 @@ fn run(command: Command) -> Result<(), u8> {
         Command::Compare(args) => compare::run(args),
         Command::Sweep(args) => sweep::run(args),
         Command::Export(args) => export::run(args),
+        Command::Lesson(args) => lesson::run(args),
+        Command::Generate(args) => generate::run(args),
+        Command::Window(args) => window::run(args),
     }
 }
 

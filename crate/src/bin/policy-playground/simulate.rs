@@ -59,6 +59,17 @@ pub struct Args {
     /// (default 250000000).
     #[arg(long = "max-instants")]
     pub max_instants: Option<u64>,
+    /// Beyond OpenDC: read the carbon trace this many ms later, cyclically over its span
+    /// (another season of the same year).
+    #[arg(long = "carbon-shift-ms", allow_hyphen_values = true)]
+    pub carbon_shift_ms: Option<i64>,
+    /// Beyond OpenDC: multiply every carbon intensity by this.
+    #[arg(long = "carbon-scale")]
+    pub carbon_scale: Option<f64>,
+    /// Beyond OpenDC: the relative error (standard deviation) of the seeded noise on the carbon
+    /// forecast a time-shifting policy reads; never on the carbon charged.
+    #[arg(long = "forecast-error")]
+    pub forecast_error: Option<f64>,
 }
 
 /// Runs `simulate`.
@@ -127,6 +138,9 @@ fn set_options(o: &mut RunOptions, args: &Args) {
     o.series_resolution_ms = args.series_resolution_ms;
     o.max_time_ms = args.max_time_ms;
     o.max_instants = args.max_instants;
+    o.carbon_shift_ms = args.carbon_shift_ms;
+    o.carbon_scale = args.carbon_scale;
+    o.forecast_error = args.forecast_error;
     if let Some(semantics) = args.semantics {
         o.semantics = semantics;
     }

@@ -7,6 +7,7 @@ use super::simulate::emit;
 use super::{print_diagnostics, Exit, INVALID, UNREADABLE};
 use policy_playground::engine::Semantics;
 use policy_playground::policy::expand;
+use policy_playground::request::SWEEPABLE_OPTIONS;
 use policy_playground::sim::metric_catalog;
 use policy_playground::sweep::{self, SweepReport, SweepSpec};
 use serde_json::Value;
@@ -21,12 +22,16 @@ pub struct Args {
     pub inputs: InputArgs,
     /// The setting to vary: a JSON Pointer into the policy's explicit form (`expand` prints it),
     /// such as /filters/1/allocationRatio or /subsetSize. Without it, only the seeds vary;
-    /// `--parameter list` prints the settings.
+    /// `--parameter list` prints the settings. Twice: a 2-D sweep (the first across, the
+    /// second down), each with its own --values.
     #[arg(long)]
-    pub parameter: Option<String>,
-    /// The values, comma-separated (numbers, true, false).
-    #[arg(long, value_delimiter = ',')]
+    pub parameter: Vec<String>,
+    /// The values, comma-separated (numbers, true, false); one --values per --parameter.
+    #[arg(long, allow_hyphen_values = true)]
     pub values: Vec<String>,
+    /// The metric a 2-D sweep's table shows (a key of the metrics catalog; default energyJ).
+    #[arg(long)]
+    pub metric: Option<String>,
     /// Runs per value, with seeds from --seed on (default 1).
     #[arg(long)]
     pub seeds: Option<u32>,
@@ -60,25 +65,23 @@ pub fn run(args: Args) -> Result<(), Exit> {
     }
     let loaded = load_inputs(&args.inputs)?;
     let policy = &loaded.file.policy;
-    if args.parameter.as_deref() == Some("list") {
+    if args.parameter.len() == 2 {
+        return super::sweep_grid::run(&args, &loaded);
+    }
+    if args.parameter.len() > 2 {
+        eprintln!("sweep: one --parameter, or two for a 2-D sweep");
+        return Err(UNREADABLE);
+    }
+    if args.parameter.first().map(String::as_str) == Some("list") {
         let mut text = String::new();
         for (pointer, value) in sweep::settings(&expand::to_json(policy)) {
             let _ = writeln!(text, "{pointer} = {value}");
         }
         return emit(&args.out, text.trim_end());
     }
-    let values = args
-        .values
-        .iter()
-        .map(|v| {
-            serde_json::from_str::<Value>(v.trim()).map_err(|_| {
-                eprintln!("sweep: --values: `{v}` is not a number, true or false");
-                UNREADABLE
-            })
-        })
-        .collect::<Result<Vec<Value>, Exit>>()?;
+    let values = parse_values(&args.values)?;
     let spec = SweepSpec {
-        parameter: args.parameter.clone().unwrap_or_default(),
+        parameter: args.parameter.first().cloned().unwrap_or_default(),
         values,
         seeds: args.seeds,
     };
@@ -102,10 +105,17 @@ pub fn run(args: Args) -> Result<(), Exit> {
         &spec.parameter,
         points,
         seeds,
-        |policy, seed| {
+        |policy, value, seed| {
             let mut run = request.clone();
             run.policy = policy;
             run.options.seed = seed;
+            if SWEEPABLE_OPTIONS.contains(&spec.parameter.as_str()) {
+                // Checked by the plan: a refused value never gets here.
+                run.options = run
+                    .options
+                    .with_option(&spec.parameter, value)
+                    .unwrap_or(run.options);
+            }
             run.run(&mut |_| {})
                 .map(|outcome| outcome.result.metrics)
                 .unwrap_or_default()
@@ -132,6 +142,21 @@ pub fn run(args: Args) -> Result<(), Exit> {
         table(&loaded.label, &report, loaded.file.carbon.is_some())
     };
     emit(&args.out, &text)
+}
+
+/// The values of `--values` occurrences, each comma-separated, as JSON values.
+pub(super) fn parse_values(items: &[String]) -> Result<Vec<Value>, Exit> {
+    items
+        .iter()
+        .flat_map(|item| item.split(','))
+        .filter(|v| !v.trim().is_empty())
+        .map(|v| {
+            serde_json::from_str::<Value>(v.trim()).map_err(|_| {
+                eprintln!("sweep: --values: `{v}` is not a number, true or false");
+                UNREADABLE
+            })
+        })
+        .collect()
 }
 
 /// The report as a table: one row per value, each figure the mean over the seeds with its

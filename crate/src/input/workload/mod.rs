@@ -9,12 +9,15 @@
 //! what was expected; after 50 errors the rest are counted.
 //!
 //! One reader per format: `read_parquet.rs`, `read_json.rs`, `read_csv.rs` (which goes through
-//! the JSON reader's checks).
+//! the JSON reader's checks); `select_parquet.rs` reads only a window or sample of a parquet
+//! workload ([`crate::select`]).
 
 mod read_csv;
 mod read_json;
 mod read_parquet;
+mod select_parquet;
 
 pub use read_csv::read_csv_workload;
 pub use read_json::{read_json_workload, workload_from_value, TASK_FIELDS};
 pub use read_parquet::read_parquet_workload;
+pub use select_parquet::read_parquet_selected;

@@ -14,6 +14,12 @@ const FRAGMENTS: &str = "fragments.parquet";
 pub fn read_parquet_workload(tasks: &[u8], fragments: &[u8]) -> Result<Workload, Vec<Diagnostic>> {
     let t = Table::open(tasks, TASKS).map_err(|d| vec![d])?;
     let f = Table::open(fragments, FRAGMENTS).map_err(|d| vec![d])?;
+    read_tables(&t, &f)
+}
+
+/// Reads an OpenDC workload from its two files opened (each perhaps limited to some of its
+/// rows: [`super::select_parquet`]).
+pub(super) fn read_tables(t: &Table, f: &Table) -> Result<Workload, Vec<Diagnostic>> {
     // The fragments file's columns are most of the decoding: two on another thread natively.
     let ((frag_int_ids, frag_duration), (frag_usage, gpu_usage)) = both(
         || (f.integer_column("id"), f.integer_column("duration")),

@@ -1,0 +1,246 @@
+//! The portfolio over loaded handles ([`crate::portfolio`]): many policies on the same inputs
+//! and options, each under the same seeds ([`Session::portfolio`]); a 2-D sweep
+//! ([`Session::sweep_grid`]); and, needing no session, the Pareto front of any points
+//! ([`pareto`]) and a portfolio's table as CSV ([`portfolio_csv`]). Runs are metrics only: no
+//! run is kept (the page opens two policies in its timeline by running them as usual).
+
+use super::handles::{Handles, RunOptions, Session};
+use super::runs::{parse_policy, parse_request};
+use super::{failure, guard, Answer};
+use crate::diag::Diagnostic;
+use crate::policy::Policy;
+use crate::portfolio::grid::{self, GridReport, GridSpec};
+use crate::portfolio::pareto::{self, Pareto, ParetoRequest};
+use crate::portfolio::{self as pf, Planned, PortfolioReport, PortfolioSpec, Settings};
+use serde::de::DeserializeOwned;
+
+impl Session {
+    /// Runs every entry of `spec` on the handles' inputs under `options` (each entry with its
+    /// own semantics when it names one), every one under the same seeds from `options.seed`;
+    /// `progress` gets the fraction done.
+    pub fn portfolio(
+        &self,
+        handles: &Handles,
+        options: &RunOptions,
+        spec: &PortfolioSpec,
+        progress: &mut dyn FnMut(f64),
+    ) -> Answer<PortfolioReport> {
+        guard(
+            || match self.portfolio_report(handles, options, spec, progress) {
+                Ok(value) => Answer::Success { value },
+                Err(errors) => Answer::Failure { errors },
+            },
+        )
+    }
+
+    fn portfolio_report(
+        &self,
+        handles: &Handles,
+        options: &RunOptions,
+        spec: &PortfolioSpec,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<PortfolioReport, Vec<Diagnostic>> {
+        let settings = Settings::new(spec.entries.len(), spec, options.seed)?;
+        let mut policies: Vec<Policy> = Vec::with_capacity(spec.entries.len());
+        let mut errors = Vec::new();
+        for (i, e) in spec.entries.iter().enumerate() {
+            match parse_policy(&e.policy) {
+                Ok((p, _)) => policies.push(p),
+                Err(ds) => errors.extend(ds.into_iter().map(|d| {
+                    let mut d = d.under(&format!("entries[{i}]"));
+                    d.message = format!("{}: {}", e.label, d.message);
+                    d
+                })),
+            }
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut planned = Vec::with_capacity(policies.len());
+        for (e, policy) in spec.entries.iter().zip(&policies) {
+            let mut o = options.clone();
+            if let Some(semantics) = e.semantics {
+                o.semantics = semantics;
+            }
+            let request = self.request(handles, policy, &o)?;
+            // Every run uses these options: check them once, before the first.
+            request.options.sim_options(None)?;
+            planned.push(Planned {
+                label: e.label.clone(),
+                request,
+            });
+        }
+        pf::run(&planned, &settings, progress)
+    }
+
+    /// [`Session::portfolio`] with its request as JSON text: `handles` and `options` as for
+    /// [`Session::run`], `spec` a [`PortfolioSpec`].
+    pub fn portfolio_json_str(
+        &self,
+        handles: &str,
+        options: &str,
+        spec: &str,
+        progress: &mut dyn FnMut(f64),
+    ) -> String {
+        let spec: PortfolioSpec = match read(
+            spec,
+            "portfolio",
+            "{\"entries\": [{\"label\", \"policy\"}], \"seeds\", \"baseline\", \"x\", \"y\"}",
+        ) {
+            Ok(s) => s,
+            Err(e) => return e,
+        };
+        match parse_request(handles, options) {
+            Ok((h, o)) => self.portfolio(&h, &o, &spec, progress).to_json_string(),
+            Err(errors) => Answer::<()>::Failure { errors }.to_json_string(),
+        }
+    }
+
+    /// A 2-D sweep of the policy of `policy_text` on the handles' inputs (see
+    /// [`crate::portfolio::grid`]); `progress(done, total)` after each run.
+    pub fn sweep_grid(
+        &self,
+        handles: &Handles,
+        policy_text: &str,
+        options: &RunOptions,
+        spec: &GridSpec,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Answer<GridReport> {
+        guard(|| {
+            let (policy, _) = match parse_policy(policy_text) {
+                Ok(read) => read,
+                Err(errors) => return Answer::Failure { errors },
+            };
+            let plan = match grid::plan(&policy, spec, options.seed) {
+                Ok(plan) => plan,
+                Err(errors) => {
+                    return Answer::Failure {
+                        errors: errors.into_iter().map(|d| d.under("sweep")).collect(),
+                    }
+                }
+            };
+            if let Err(errors) = self
+                .request(handles, &policy, options)
+                .and_then(|r| r.options.sim_options(None).map(|_| ()))
+            {
+                return Answer::Failure { errors };
+            }
+            let mut failed: Option<Vec<Diagnostic>> = None;
+            let report = grid::run(
+                spec,
+                plan,
+                |policy, value, seed| {
+                    let o = RunOptions {
+                        seed,
+                        ..grid::cell_options(spec, value, options)
+                    };
+                    match self.simulate(handles, policy, &o, None, &mut |_| {}) {
+                        Ok(outcome) => outcome.result.metrics,
+                        Err(errors) => {
+                            failed.get_or_insert(errors);
+                            Default::default()
+                        }
+                    }
+                },
+                progress,
+            );
+            match failed {
+                Some(errors) => Answer::Failure { errors },
+                None => Answer::Success { value: report },
+            }
+        })
+    }
+
+    /// [`Session::sweep_grid`] with its request as JSON text (`spec` a [`GridSpec`]).
+    pub fn sweep_grid_json_str(
+        &self,
+        handles: &str,
+        policy_text: &str,
+        options: &str,
+        spec: &str,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> String {
+        let spec: GridSpec = match read(
+            spec,
+            "sweep",
+            "{\"x\": {\"parameter\", \"values\"}, \"y\": {...}, \"seeds\"}",
+        ) {
+            Ok(s) => s,
+            Err(e) => return e,
+        };
+        match parse_request(handles, options) {
+            Ok((h, o)) => self
+                .sweep_grid(&h, policy_text, &o, &spec, progress)
+                .to_json_string(),
+            Err(errors) => Answer::<()>::Failure { errors }.to_json_string(),
+        }
+    }
+}
+
+/// A request read from JSON text, or the failure's JSON text naming what was expected.
+fn read<T: DeserializeOwned>(text: &str, path: &str, shape: &str) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| {
+        Answer::<()>::Failure {
+            errors: vec![Diagnostic::error(
+                path,
+                format!("not a {path} request {shape}: {e}"),
+            )],
+        }
+        .to_json_string()
+    })
+}
+
+/// The Pareto front of points in two metrics, each with its direction from the catalog.
+pub fn pareto(request: &ParetoRequest) -> Answer<Pareto> {
+    guard(
+        || match pareto::pareto(&request.x, &request.y, &request.points) {
+            Ok(value) => Answer::Success { value },
+            Err(errors) => Answer::Failure { errors },
+        },
+    )
+}
+
+/// [`pareto`] from JSON text (`{"x", "y", "points": [{"x", "y"}]}`), as JSON text.
+pub fn pareto_json_str(request: &str) -> String {
+    match read::<ParetoRequest>(
+        request,
+        "pareto",
+        "{\"x\": metric, \"y\": metric, \"points\": [{\"x\", \"y\"}]}",
+    ) {
+        Ok(r) => pareto(&r).to_json_string(),
+        Err(e) => e,
+    }
+}
+
+/// A portfolio report (its JSON text) as the CSV of its table ([`crate::portfolio::csv`]).
+pub fn portfolio_csv(report_json: &str) -> Answer<String> {
+    guard(
+        || match serde_json::from_str::<pf::csv::TableInput>(report_json) {
+            Ok(input) => Answer::Success {
+                value: pf::csv::table(&input),
+            },
+            Err(e) => failure(format!("not a portfolio report: {e}")),
+        },
+    )
+}
+
+/// [`portfolio_csv`] as JSON text.
+pub fn portfolio_csv_json_str(report_json: &str) -> String {
+    portfolio_csv(report_json).to_json_string()
+}
+
+/// A 2-D sweep report (its JSON text) as CSV, one row per run ([`grid::csv`]): the bytes of
+/// `sweep --csv` with two settings.
+pub fn sweep_grid_csv(report_json: &str) -> Answer<String> {
+    guard(|| match serde_json::from_str::<GridReport>(report_json) {
+        Ok(report) => Answer::Success {
+            value: grid::csv(&report),
+        },
+        Err(e) => failure(format!("not a 2-D sweep report: {e}")),
+    })
+}
+
+/// [`sweep_grid_csv`] as JSON text.
+pub fn sweep_grid_csv_json_str(report_json: &str) -> String {
+    sweep_grid_csv(report_json).to_json_string()
+}

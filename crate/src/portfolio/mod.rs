@@ -1,0 +1,430 @@
+//! A portfolio: several policies on the same inputs and options, each under the same seeds,
+//! side by side. Each policy's figures are the means over its seeds with their minimum and
+//! maximum; the table is the comparison of [`crate::compare`] (one column per policy, the
+//! differences from a chosen baseline, the best of each row marked, energy and carbon over the
+//! common window of every run); the trade-off of two metrics gives its Pareto front
+//! ([`pareto`]); the completed tasks' waits, turnarounds and bounded slowdowns give their
+//! distributions ([`cdf`]). The command line's `compare` and the page's portfolio both run
+//! [`run`], so they give the same numbers.
+
+pub mod cdf;
+pub mod csv;
+pub mod grid;
+pub mod pareto;
+
+use crate::compare::{
+    compare_columns, window_of, ComparedColumn, ComparedRun, Comparison, FinishedRun,
+};
+use crate::diag::Diagnostic;
+use crate::engine::Semantics;
+use crate::policy::expand;
+use crate::request::RunRequest;
+use crate::sim::metric_catalog::by_key;
+use crate::sim::result::Metrics;
+use crate::sim::window::WindowFigures;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// The most policies one portfolio takes.
+pub const MAX_POLICIES: usize = 64;
+/// The most seeds each policy runs under.
+pub const MAX_SEEDS: u32 = 100;
+/// The most runs (policies x seeds) one portfolio makes.
+pub const MAX_RUNS: usize = 1000;
+/// The trade-off a portfolio opens on: what carbon-aware scheduling saves against what it
+/// costs in waiting.
+pub const DEFAULT_X: &str = "dynamicCarbonG";
+pub const DEFAULT_Y: &str = "meanWaitMs";
+
+/// One policy of a portfolio, as the page sends it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PortfolioEntry {
+    /// Its name in the table (`Mem`, `my policy`, `subsetSize = 4`).
+    pub label: String,
+    /// The policy document (JSON text).
+    pub policy: String,
+    /// Its own semantics; default: the run options'.
+    #[serde(default)]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub semantics: Option<Semantics>,
+}
+
+/// What a portfolio runs and reports.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields, default)]
+pub struct PortfolioSpec {
+    pub entries: Vec<PortfolioEntry>,
+    /// Seeds per policy: the run options' seed and the ones after it (default 1).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub seeds: Option<u32>,
+    /// The entry the others are compared with (default 0).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub baseline: Option<usize>,
+    /// The trade-off's metrics (catalog keys; default `dynamicCarbonG` and `meanWaitMs`).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub x: Option<String>,
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub y: Option<String>,
+    /// Points per distribution (default [`cdf::DEFAULT_POINTS`]).
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub cdf_points: Option<usize>,
+}
+
+/// How a planned portfolio runs: its seeds, baseline, trade-off and distribution size.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Settings {
+    pub seeds: Vec<u64>,
+    pub baseline: usize,
+    pub x: String,
+    pub y: String,
+    pub cdf_points: usize,
+}
+
+impl Settings {
+    /// Checks a portfolio of `policies` policies against the limits; the seeds are `first_seed`
+    /// and the ones after it.
+    pub fn new(
+        policies: usize,
+        spec: &PortfolioSpec,
+        first_seed: u64,
+    ) -> Result<Self, Vec<Diagnostic>> {
+        let mut errors = Vec::new();
+        let seeds = spec.seeds.unwrap_or(1);
+        if policies == 0 || policies > MAX_POLICIES {
+            errors.push(Diagnostic::error(
+                "entries",
+                format!("a portfolio takes 1 to {MAX_POLICIES} policies, not {policies}"),
+            ));
+        }
+        if seeds == 0 || seeds > MAX_SEEDS {
+            errors.push(Diagnostic::error(
+                "seeds",
+                format!("`seeds` must be 1 to {MAX_SEEDS}, not {seeds}"),
+            ));
+        } else if policies * seeds as usize > MAX_RUNS {
+            errors.push(Diagnostic::error(
+                "seeds",
+                format!(
+                    "{policies} policies x {seeds} seeds is {} runs; a portfolio makes at most {MAX_RUNS}",
+                    policies * seeds as usize
+                ),
+            ));
+        }
+        let baseline = spec.baseline.unwrap_or(0);
+        if baseline >= policies.max(1) {
+            errors.push(Diagnostic::error(
+                "baseline",
+                format!(
+                    "baseline {baseline} is not a policy: there are {policies} (0 to {})",
+                    policies.saturating_sub(1)
+                ),
+            ));
+        }
+        let x = spec.x.clone().unwrap_or_else(|| DEFAULT_X.into());
+        let y = spec.y.clone().unwrap_or_else(|| DEFAULT_Y.into());
+        errors.extend(pareto::axis(&x, "x").err());
+        errors.extend(pareto::axis(&y, "y").err());
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        Ok(Settings {
+            seeds: (0..u64::from(seeds))
+                .map(|k| first_seed.wrapping_add(k))
+                .collect(),
+            baseline,
+            x,
+            y,
+            cdf_points: spec.cdf_points.unwrap_or(cdf::DEFAULT_POINTS),
+        })
+    }
+}
+
+/// A finished portfolio.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PortfolioReport {
+    /// The seeds every policy ran under.
+    pub seeds: Vec<u64>,
+    /// Each policy's figures, in entry order.
+    pub policies: Vec<PortfolioPolicy>,
+    /// The trade-off's Pareto front over the policies' means.
+    pub pareto: pareto::Pareto,
+    /// The table: a column per policy (`labels`, `baseline`, `windowEndMs`, `rows`, ...).
+    #[serde(flatten)]
+    pub comparison: Comparison,
+}
+
+/// One policy of a finished portfolio.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct PortfolioPolicy {
+    pub label: String,
+    pub semantics: Semantics,
+    /// The policy run, in its explicit form.
+    pub policy: Value,
+    /// Its metrics under the keys of `simulate --json`, then the window figures of SPEC 6.6:
+    /// each the mean over the seeds that have it (an integer when every run's is and the mean
+    /// is whole), `null` when no run has it.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number | null>"))]
+    pub metrics: Map<String, Value>,
+    /// The least value of each over the seeds (same keys).
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number | null>"))]
+    pub min: Map<String, Value>,
+    /// The greatest.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number | null>"))]
+    pub max: Map<String, Value>,
+    /// The distributions of its completed tasks' figures, over every seed's run.
+    pub distributions: cdf::Distributions,
+}
+
+/// One policy to run: its label and the request of its first seed (inputs, policy, options
+/// with its semantics).
+pub struct Planned<'a> {
+    pub label: String,
+    pub request: RunRequest<'a>,
+}
+
+/// What one run leaves for the report (its result is dropped once read).
+struct Finished {
+    metrics: Metrics,
+    start_epoch_ms: i64,
+}
+
+/// Runs every policy under every seed, `progress` getting the fraction done (0 to 1).
+pub fn run(
+    planned: &[Planned],
+    settings: &Settings,
+    progress: &mut dyn FnMut(f64),
+) -> Result<PortfolioReport, Vec<Diagnostic>> {
+    let total = (planned.len() * settings.seeds.len()).max(1) as f64;
+    let mut done = 0.0;
+    let mut finished: Vec<Vec<Finished>> = Vec::with_capacity(planned.len());
+    let mut figures: Vec<cdf::TaskFigures> = Vec::with_capacity(planned.len());
+    for (i, p) in planned.iter().enumerate() {
+        let mut runs = Vec::with_capacity(settings.seeds.len());
+        let mut tasks = cdf::TaskFigures::default();
+        for &seed in &settings.seeds {
+            let mut request = p.request.clone();
+            request.options.seed = seed;
+            let outcome = request
+                .run(&mut |f| progress((done + f) / total))
+                .map_err(|errors| under_entry(errors, i, &p.label))?;
+            tasks.add(&outcome.result.tasks);
+            runs.push(Finished {
+                metrics: outcome.result.metrics,
+                start_epoch_ms: outcome.result.start_epoch_ms,
+            });
+            done += 1.0;
+            progress(done / total);
+        }
+        finished.push(runs);
+        figures.push(tasks);
+    }
+    report(planned, settings, &finished, &figures)
+}
+
+/// A run's errors, said to be the policy's.
+fn under_entry(errors: Vec<Diagnostic>, i: usize, label: &str) -> Vec<Diagnostic> {
+    errors
+        .into_iter()
+        .map(|mut d| {
+            d.message = format!("{label}: {}", d.message);
+            d.under(&format!("entries[{i}]"))
+        })
+        .collect()
+}
+
+/// The report of finished runs: window figures to the latest end of them all, each policy's
+/// summary and distributions, the table and the front.
+fn report(
+    planned: &[Planned],
+    settings: &Settings,
+    finished: &[Vec<Finished>],
+    figures: &[cdf::TaskFigures],
+) -> Result<PortfolioReport, Vec<Diagnostic>> {
+    let window_end = finished
+        .iter()
+        .flatten()
+        .map(|f| f.metrics.makespan_ms)
+        .max()
+        .unwrap_or(0);
+    let mut windows: Vec<Vec<WindowFigures>> = Vec::with_capacity(planned.len());
+    for (p, runs) in planned.iter().zip(finished) {
+        let mut column = Vec::with_capacity(runs.len());
+        for f in runs {
+            let run = FinishedRun {
+                label: p.label.clone(),
+                request: &p.request,
+                metrics: &f.metrics,
+                start_epoch_ms: f.start_epoch_ms,
+            };
+            column.push(window_of(&run, window_end)?);
+        }
+        windows.push(column);
+    }
+    let columns: Vec<ComparedColumn> = planned
+        .iter()
+        .zip(finished.iter().zip(&windows))
+        .map(|(p, (runs, ws))| ComparedColumn {
+            label: p.label.clone(),
+            runs: runs
+                .iter()
+                .zip(ws)
+                .map(|(f, w)| ComparedRun {
+                    label: p.label.clone(),
+                    metrics: &f.metrics,
+                    window: *w,
+                })
+                .collect(),
+        })
+        .collect();
+    let comparison = compare_columns(&columns, settings.baseline);
+    let policies: Vec<PortfolioPolicy> = planned
+        .iter()
+        .zip(finished.iter().zip(&windows).zip(figures))
+        .map(|(p, ((runs, ws), tasks))| {
+            let maps: Vec<Map<String, Value>> = runs
+                .iter()
+                .zip(ws)
+                .map(|(f, w)| {
+                    let mut m = by_key(&f.metrics);
+                    m.extend(by_key(w));
+                    m
+                })
+                .collect();
+            let (metrics, min, max) = summarise(&maps);
+            PortfolioPolicy {
+                label: p.label.clone(),
+                semantics: p.request.options.semantics,
+                policy: expand::to_json(p.request.policy),
+                metrics,
+                min,
+                max,
+                distributions: tasks.distributions(settings.cdf_points),
+            }
+        })
+        .collect();
+    let points: Vec<pareto::Point> = policies
+        .iter()
+        .map(|p| pareto::Point {
+            x: p.metrics.get(&settings.x).and_then(Value::as_f64),
+            y: p.metrics.get(&settings.y).and_then(Value::as_f64),
+        })
+        .collect();
+    let pareto = pareto::pareto(&settings.x, &settings.y, &points)?;
+    Ok(PortfolioReport {
+        seeds: settings.seeds.clone(),
+        policies,
+        pareto,
+        comparison,
+    })
+}
+
+/// The mean, minimum and maximum of every figure over runs (by key, in the first run's key
+/// order; sums in run order). A figure that is an integer in every run keeps an integer mean
+/// when it is whole, so that one seed's summary is the run's own figures, byte for byte.
+pub fn summarise(
+    runs: &[Map<String, Value>],
+) -> (Map<String, Value>, Map<String, Value>, Map<String, Value>) {
+    let (mut mean, mut min, mut max) = (Map::new(), Map::new(), Map::new());
+    let Some(first) = runs.first() else {
+        return (mean, min, max);
+    };
+    for key in first.keys() {
+        let values: Vec<&Value> = runs
+            .iter()
+            .filter_map(|r| r.get(key))
+            .filter(|v| v.is_number())
+            .collect();
+        let xs: Vec<f64> = values.iter().filter_map(|v| v.as_f64()).collect();
+        if xs.is_empty() {
+            for m in [&mut mean, &mut min, &mut max] {
+                m.insert(key.clone(), Value::Null);
+            }
+            continue;
+        }
+        let integers = values.iter().all(|v| v.is_i64() || v.is_u64());
+        let number = |x: f64| -> Value {
+            if integers && x.fract() == 0.0 && x.abs() < 9.0e15 {
+                Value::from(x as i64)
+            } else {
+                serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+            }
+        };
+        let sum: f64 = xs.iter().sum();
+        mean.insert(key.clone(), number(sum / xs.len() as f64));
+        min.insert(
+            key.clone(),
+            number(xs.iter().copied().fold(f64::INFINITY, f64::min)),
+        );
+        max.insert(
+            key.clone(),
+            number(xs.iter().copied().fold(f64::NEG_INFINITY, f64::max)),
+        );
+    }
+    (mean, min, max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn one_run_summarises_to_its_own_figures() {
+        let run = json!({"makespanMs": 7, "meanWaitMs": 1.5, "carbonG": null});
+        let Value::Object(run) = run else {
+            unreachable!()
+        };
+        let (mean, min, max) = summarise(std::slice::from_ref(&run));
+        assert_eq!(
+            Value::Object(mean.clone()).to_string(),
+            r#"{"makespanMs":7,"meanWaitMs":1.5,"carbonG":null}"#
+        );
+        assert_eq!((mean, min.clone()), (min, max));
+    }
+
+    #[test]
+    fn several_runs_give_mean_minimum_and_maximum() {
+        let a = json!({"makespanMs": 10, "carbonG": 1.0});
+        let b = json!({"makespanMs": 15, "carbonG": null});
+        let runs: Vec<Map<String, Value>> = [a, b]
+            .into_iter()
+            .map(|v| match v {
+                Value::Object(m) => m,
+                _ => unreachable!(),
+            })
+            .collect();
+        let (mean, min, max) = summarise(&runs);
+        assert_eq!(mean["makespanMs"], json!(12.5));
+        assert_eq!(min["makespanMs"], json!(10));
+        assert_eq!(max["makespanMs"], json!(15));
+        // A figure missing in one run is summarised over the others.
+        assert_eq!(mean["carbonG"], json!(1.0));
+    }
+
+    #[test]
+    fn settings_are_checked_before_anything_runs() {
+        let spec = |seeds, baseline, x: &str| PortfolioSpec {
+            seeds: Some(seeds),
+            baseline: Some(baseline),
+            x: Some(x.into()),
+            ..Default::default()
+        };
+        let s = Settings::new(3, &spec(2, 1, "energyJ"), 5).expect("fine");
+        assert_eq!(
+            (s.seeds, s.baseline, s.y.as_str()),
+            (vec![5, 6], 1, "meanWaitMs")
+        );
+        let e = Settings::new(3, &spec(0, 3, "deferredTasks"), 0).unwrap_err();
+        let paths: Vec<&str> = e.iter().map(|d| d.path.as_str()).collect();
+        assert_eq!(paths, ["seeds", "baseline", "x"]);
+        let e = Settings::new(20, &spec(100, 0, "energyJ"), 0).unwrap_err();
+        assert!(e[0].message.contains("2000 runs"), "{}", e[0].message);
+    }
+}

@@ -1,0 +1,92 @@
+// Under the timeline, on its time axis (the same TimeView, the same left gutter): strips of the
+// run's series as Rust reported them (`result.series`: total power, running, queued and
+// deferred tasks at their change points), for A and, when comparing, B; and a chart of each
+// host's mean utilisation (`result.hosts[].meanUtilization`). Each is a chart of charts.js:
+// legend, keyboard focus, a table of the same numbers, SVG and PNG.
+import { h } from './state.js';
+import { createChart, PALETTE, titled } from './charts.js';
+import { duration, ticks } from './format.js';
+
+/** The series drawn, each with its title and unit. */
+const STRIPS = [
+  { key: 'powerW', title: 'Power of all hosts', unit: 'kW', scale: 1e-3 },
+  { key: 'runningTasks', title: 'Running tasks', unit: '', scale: 1 },
+  { key: 'queuedTasks', title: 'Queued tasks', unit: '', scale: 1 },
+  { key: 'deferredTasks', title: 'Deferred tasks', unit: '', scale: 1 },
+];
+/** The timeline's left gutter and right margin, px (timeline.js), so that times line up. */
+const GUTTER = 104, RIGHT = 8;
+
+/** The value of a step series `[[t, v]]` in force at `t` (the last change at or before it). */
+function at(points, t) {
+  let lo = 0, hi = points.length - 1, out = null;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid][0] <= t) { out = points[mid][1]; lo = mid + 1; } else hi = mid - 1;
+  }
+  return out;
+}
+
+export function createStrips(el, view, { download }) {
+  const box = h('details', { class: 'strips', 'data-testid': 'strips', open: true },
+    h('summary', {}, 'Power, running, queued and deferred tasks over time; utilisation per host'));
+  el.append(box);
+  const charts = STRIPS.map((s) => ({ ...s, chart: createChart(box, { id: `chart-strip-${s.key}`, title: titled(s.title, s.unit), height: 110, download }) }));
+  const hosts = createChart(box, { id: 'chart-host-utilisation', title: 'Mean utilisation of each host (%)', height: 180, download });
+  let shown = [];
+
+  /** Draws the strips of the results shown ([{label, result}]) over the view's time range. */
+  function draw() {
+    if (!shown.length) return;
+    const t0 = Math.max(0, view.t0), t1 = view.t1;
+    const xt = ticks(t0, t1, 6).filter((v) => v >= t0 && v <= t1);
+    charts.forEach((c, k) => {
+      const series = shown.map(({ label, result }, i) => {
+        const pts = result.series[c.key].map(([t, v]) => [t, v * c.scale]);
+        // Clip to the view: the value in force at t0, the change points inside, held to t1.
+        const inside = pts.filter(([t]) => t > t0 && t < t1);
+        const first = at(pts, t0);
+        const points = [...(first == null ? [] : [[t0, first]]), ...inside];
+        return { name: label, color: PALETTE[i === 0 ? 0 : 1], dash: i ? [6, 3] : [], step: true, points, extendTo: Math.min(t1, result.metrics.makespanMs), all: pts };
+      });
+      const focusables = [], rows = [];
+      for (const t of xt) {
+        const values = series.map((s) => at(s.all, t));
+        rows.push([duration(t), ...values.map((v) => (v == null ? '—' : (+v.toPrecision(4)).toLocaleString('en-US')))]);
+        series.forEach((s, i) => { if (values[i] != null) focusables.push({ x: t, y: values[i], text: `${s.name} at ${duration(t)}: ${(+values[i].toPrecision(4)).toLocaleString('en-US')} ${c.unit}`.trim() }); });
+      }
+      c.chart.update({
+        spec: {
+          x: { title: k === charts.length - 1 ? 'time since the first submission' : '', lo: t0, hi: t1, ticks: xt.map((t) => [t, duration(t)]) },
+          y: { title: c.unit || 'tasks' }, zeroY: true, series, pad: { left: GUTTER, right: RIGHT, bottom: k === charts.length - 1 ? 40 : 20, top: 8 },
+        },
+        legend: series.map((s) => ({ name: s.name, color: s.color, dash: s.dash })),
+        table: { columns: ['time', ...series.map((s) => s.name)], rows },
+        focusables,
+        summary: `${c.title} over time for ${series.map((s) => s.name).join(' and ')}; the table gives it at each tick of the axis`,
+      });
+    });
+    const names = shown[0].result.hosts.map((x) => x.name);
+    const hostSeries = shown.map(({ label, result }, i) => ({
+      name: label, color: PALETTE[i === 0 ? 0 : 1], bars: i === 0, marker: i > 0, line: false,
+      points: result.hosts.map((x, j) => [j, x.meanUtilization * 100]),
+    }));
+    hosts.update({
+      spec: { x: { title: `hosts, in topology order (${names.length})`, lo: -0.5, hi: names.length - 0.5, ticks: [] }, y: { title: '%' }, zeroY: true, series: hostSeries, pad: { left: GUTTER, right: RIGHT } },
+      legend: hostSeries.map((s) => ({ name: s.name, color: s.color })),
+      table: { columns: ['host', ...shown.map((s) => `${s.label} (%)`)], rows: names.map((n, j) => [n, ...shown.map(({ result }) => (result.hosts[j] ? (result.hosts[j].meanUtilization * 100).toFixed(2) : '—'))]) },
+      focusables: names.map((n, j) => ({ x: j, y: hostSeries[0].points[j][1], text: `${n}: ${shown.map(({ label, result }) => `${label} ${(result.hosts[j]?.meanUtilization * 100).toFixed(2)} %`).join(', ')}` })),
+      summary: `Mean utilisation of each of ${names.length} hosts`,
+    });
+  }
+  let queued = false;
+  view.listeners.add(() => {
+    if (queued) return;
+    queued = true;
+    requestAnimationFrame(() => { queued = false; draw(); });
+  });
+  return {
+    /** The results shown: [{label, result}] (A, and B when comparing). */
+    set(results) { shown = results; draw(); },
+  };
+}
