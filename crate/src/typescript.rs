@@ -78,6 +78,10 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<api::runs::Handles>(cfg),
         decl::<crate::notes::Note>(cfg),
         decl::<api::runs::RunAnswer>(cfg),
+        decl::<crate::output::columns::RunColumns>(cfg),
+        decl::<crate::output::bars::TimelineBars>(cfg),
+        decl::<api::binary::ResultHead>(cfg),
+        decl::<api::binary::BinaryRun>(cfg),
         decl::<api::export::OpenDcExport>(cfg),
         decl::<api::export::WorkloadParquet>(cfg),
         decl::<api::export_sdk::OpenDc3Export>(cfg),
@@ -172,6 +176,10 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         ("loadCarbon", loaded()),
         ("run", answer::<api::runs::RunAnswer>(cfg)),
         ("runWithProgress", answer::<api::runs::RunAnswer>(cfg)),
+        (
+            "runBinaryWithProgress",
+            answer::<api::binary::BinaryRun>(cfg),
+        ),
         ("sweep", answer::<sweep::SweepReport>(cfg)),
         ("sweepWithProgress", answer::<sweep::SweepReport>(cfg)),
         ("sweepCsv", text()),
@@ -186,6 +194,10 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         ),
         (
             "exportOpenDc3Experiment",
+            answer::<api::export_sdk::OpenDc3Export>(cfg),
+        ),
+        (
+            "exportOpenDc3Portfolio",
             answer::<api::export_sdk::OpenDc3Export>(cfg),
         ),
         (
@@ -240,7 +252,7 @@ pub fn declarations() -> String {
     }
     out.push_str(
         "/** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet\n \
-         * exports answer the object itself). `lastPanic`, `formatDuration`,\n \
+         * exports and `runBinaryWithProgress` answer the object itself). `lastPanic`, `formatDuration`,\n \
          * `formatDurationDifference` and `axisTicks` answer plain text, `start` nothing. */\n\
          export interface Answers {\n",
     );

@@ -228,6 +228,66 @@ pub fn run_with_progress(
     })
 }
 
+/// [`run_with_progress`] for the page: see [`api::binary`]. The answer is an object, `{type:
+/// "success", value: {run, notes, overview, result, columns, bars}}` where `result` holds the
+/// JSON result's fields but its tasks and hosts, which `columns` holds as typed arrays (each with
+/// a buffer of its own, so that the worker can transfer them), with the timeline's `bars`.
+#[wasm_bindgen(js_name = runBinaryWithProgress)]
+pub fn run_binary_with_progress(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    progress: &js_sys::Function,
+) -> JsValue {
+    SESSION.with(|s| {
+        let answer =
+            s.borrow_mut()
+                .run_binary_str(handles_json, policy_text, options_json, &mut |f| {
+                    // A callback that throws is the page's bug; the run goes on.
+                    let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(f));
+                });
+        bytes_answer(answer, |run| {
+            let (head, columns, bars) = run.split();
+            let text = serde_json::to_string(&head).unwrap_or_else(|_| "{}".into());
+            let value = js_sys::JSON::parse(&text).unwrap_or_else(|_| js_sys::Object::new().into());
+            let set = |o: &JsValue, key: &str, v: &JsValue| {
+                let _ = js_sys::Reflect::set(o, &JsValue::from_str(key), v);
+            };
+            let c = js_sys::Object::new();
+            set(&c, "taskCount", &JsValue::from(columns.task_count));
+            set(&c, "hostCount", &JsValue::from(columns.host_count));
+            set(&c, "ascii", &JsValue::from_bool(columns.ascii));
+            let names = js_sys::Array::new();
+            for n in &columns.state_names {
+                names.push(&JsValue::from_str(n));
+            }
+            set(&c, "stateNames", &names);
+            for (key, column) in columns.columns() {
+                set(&c, key, &typed_array(column));
+            }
+            set(&value, "columns", &c);
+            let b = js_sys::Object::new();
+            set(&b, "lanes", &JsValue::from(bars.lanes));
+            for (key, column) in bars.columns() {
+                set(&b, key, &typed_array(column));
+            }
+            set(&value, "bars", &b);
+            value
+        })
+    })
+}
+
+/// A column as a typed array of its own (a copy out of the wasm memory).
+fn typed_array(column: crate::output::columns::Column<'_>) -> JsValue {
+    use crate::output::columns::Column;
+    match column {
+        Column::F64(v) => js_sys::Float64Array::from(v).into(),
+        Column::I32(v) => js_sys::Int32Array::from(v).into(),
+        Column::U32(v) => js_sys::Uint32Array::from(v).into(),
+        Column::U8(v) => js_sys::Uint8Array::from(v).into(),
+    }
+}
+
 /// See [`handles::Session::sweep`]: `spec_json` is `{"parameter", "values", "seeds"}`; the
 /// other arguments are [`run`]'s. Metrics only: no run is kept.
 #[wasm_bindgen]
@@ -466,27 +526,51 @@ pub fn export_opendc3_experiment(
         Ok((h, o)) => SESSION.with(|s| s.borrow().export_opendc3(&h, policy_text, &o)),
         Err(errors) => api::Answer::Failure { errors },
     };
-    bytes_answer(answer, |e| {
-        let object = js_sys::Object::new();
-        let set = |key: &str, value: &JsValue| {
-            // Setting a property of a fresh plain object cannot fail.
-            let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), value);
-        };
-        let json =
-            |v: &serde_json::Value| js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL);
-        set("experiment", &json(&e.experiment));
-        set("notes", &json(&serde_json::json!(e.notes)));
-        set("tasks", &js_sys::Uint8Array::from(&e.tasks[..]).into());
-        set(
-            "fragments",
-            &js_sys::Uint8Array::from(&e.fragments[..]).into(),
-        );
-        let carbon = e
-            .carbon
-            .map_or(JsValue::NULL, |c| js_sys::Uint8Array::from(&c[..]).into());
-        set("carbon", &carbon);
-        object.into()
-    })
+    bytes_answer(answer, opendc3_files)
+}
+
+/// See [`handles::Session::export_opendc3_policies`]: a portfolio as one OpenDC3 experiment,
+/// one `allocationPolicies` entry per policy of `policies_json` (a JSON array of policy texts,
+/// in order); the value is that of [`export_opendc3_experiment`].
+#[wasm_bindgen(js_name = exportOpenDc3Portfolio)]
+pub fn export_opendc3_portfolio(
+    handles_json: &str,
+    policies_json: &str,
+    options_json: &str,
+) -> JsValue {
+    let answer = match (
+        handles::parse_request(handles_json, options_json),
+        api::export_sdk::policy_texts(policies_json),
+    ) {
+        (Ok((h, o)), Ok(texts)) => SESSION.with(|s| {
+            let texts: Vec<&str> = texts.iter().map(String::as_str).collect();
+            s.borrow().export_opendc3_policies(&h, &texts, &o)
+        }),
+        (Err(errors), _) | (_, Err(errors)) => api::Answer::Failure { errors },
+    };
+    bytes_answer(answer, opendc3_files)
+}
+
+/// An OpenDC3 export as a plain object of JSON values and `Uint8Array`s.
+fn opendc3_files(e: api::export_sdk::OpenDc3Export) -> JsValue {
+    let object = js_sys::Object::new();
+    let set = |key: &str, value: &JsValue| {
+        // Setting a property of a fresh plain object cannot fail.
+        let _ = js_sys::Reflect::set(&object, &JsValue::from_str(key), value);
+    };
+    let json = |v: &serde_json::Value| js_sys::JSON::parse(&v.to_string()).unwrap_or(JsValue::NULL);
+    set("experiment", &json(&e.experiment));
+    set("notes", &json(&serde_json::json!(e.notes)));
+    set("tasks", &js_sys::Uint8Array::from(&e.tasks[..]).into());
+    set(
+        "fragments",
+        &js_sys::Uint8Array::from(&e.fragments[..]).into(),
+    );
+    let carbon = e
+        .carbon
+        .map_or(JsValue::NULL, |c| js_sys::Uint8Array::from(&c[..]).into());
+    set("carbon", &carbon);
+    object.into()
 }
 
 /// See [`api::differences::opendc_differences`]: where the policy behaves differently than in

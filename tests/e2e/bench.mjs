@@ -3,8 +3,18 @@
 // on surf_week and on the teaching sample. Medians of several repetitions. Then a replay of
 // surf_week at x1000 for 10 s from the middle of its week (www/src/replay.js): the drawing time
 // of each frame of policy A's timeline (95th percentile and maximum; the target is 16 ms).
-// Usage: node tests/e2e/bench.mjs [repetitions]   (scripts/build-wasm and `node www/build.mjs` first)
-import { serve, launch, open } from './lib.mjs';
+// Then the half-year scale: surf_week tiled 18 times in time (`policy-playground tile`, copy k
+// shifted by k weeks: 113,310 tasks, 41.8 M fragments) loaded from its parquet files in the
+// page, from the file input's change to the first drawn timeline of its run, and zooms on it.
+// The tiling is written by the release CLI's `tile` into a temporary folder (HALF_YEAR_DIR names
+// an existing one instead); without the subcommand the figure is left out, with a note.
+// Usage: node tests/e2e/bench.mjs [repetitions]   (scripts/build-wasm, `node www/build.mjs` and
+// `cargo build --release` first)
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { serve, launch, open, runs, waitRun, ROOT, BIN } from './lib.mjs';
 
 const REPS = Number(process.argv[2] || 7);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -65,6 +75,74 @@ async function replayFrames(page, speed, seconds, fromMs) {
   }, [speed, seconds, fromMs]);
 }
 
+/** The 18-copy tiling's folder: HALF_YEAR_DIR, or written by the CLI's `tile` (null without it). */
+function tiling() {
+  if (process.env.HALF_YEAR_DIR) return { dir: process.env.HALF_YEAR_DIR, temporary: false };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-half-year-'));
+  const r = spawnSync(BIN, ['tile', '--workload', path.join(ROOT, 'www', 'samples', 'surf_week'), '--copies', '18', '--out', dir], { encoding: 'utf8' });
+  if (r.status !== 0) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    console.log(`half-year scale: left out: \`${path.relative(ROOT, BIN)} tile\` failed (${(r.stderr || r.error?.message || '').trim().split('\n')[0]}); ` +
+      'build the release CLI with the tile subcommand, or set HALF_YEAR_DIR to a folder of the tiling\'s tasks.parquet and fragments.parquet');
+    return null;
+  }
+  return { dir, temporary: true };
+}
+
+/** Loads the tiling as the workload of surf_week's topology and times it to the first drawn
+ * timeline of its run; then zooms on it. */
+async function halfYear(browser, url) {
+  const tiled = tiling();
+  if (!tiled) return;
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
+    await open(page, url);
+    let n = await runs(page);
+    await page.selectOption('[data-testid=sample-picker]', 'surf_week');
+    await waitRun(page, n, 120000);
+    await page.click('.loaders summary');
+    await page.evaluate(() => {
+      const p = window.__playground, tl = p.timelines[0];
+      const marks = /** @type {any} */ (window).__marks = { calls: [] };
+      document.querySelector('[data-testid=load-workload]').addEventListener('change', () => { marks.change = performance.now(); }, { capture: true });
+      const post = p.sim.post.bind(p.sim);
+      p.sim.post = (fn, args, onProgress) => {
+        const s = performance.now();
+        return post(fn, args, onProgress).then((a) => { marks.calls.push({ fn, ms: performance.now() - s, wasmMs: a.wasmMs }); return a; });
+      };
+      const draw = tl.draw;
+      tl.draw = function () {
+        draw.call(this);
+        if (!marks.drawn && this.model && (this.model.taskCount ?? this.model.tasks.length) > 100000) { marks.drawn = performance.now(); marks.drawMs = this.frameMs; }
+      };
+    });
+    n = await runs(page);
+    await page.setInputFiles('[data-testid=load-workload]', [path.join(tiled.dir, 'tasks.parquet'), path.join(tiled.dir, 'fragments.parquet')]);
+    await waitRun(page, n, 600000);
+    await page.waitForFunction(() => /** @type {any} */ (window).__marks.drawn, null, { timeout: 60000 });
+    const m = await page.evaluate(() => {
+      const marks = /** @type {any} */ (window).__marks, p = window.__playground, st = document.querySelector('[data-testid=run-status]');
+      return { ...marks, tasks: p.timelines[0].model.taskCount ?? p.timelines[0].model.tasks.length, bars: p.timelines[0].model.n, completed: p.state.comparison && p.state.results[0].result.metrics.tasksCompleted,
+        runMs: Number(/** @type {HTMLElement} */ (st).dataset.ms), renderMs: Number(/** @type {HTMLElement} */ (st).dataset.renderMs),
+        heap: /** @type {any} */ (performance).memory?.usedJSHeapSize };
+    });
+    const load = m.calls.find((c) => c.fn === 'loadWorkloadParquet'), run = m.calls.find((c) => /^run/.test(c.fn));
+    const f = (x) => (x == null ? '?' : `${Math.round(x)} ms`);
+    console.log(`half-year scale (${m.tasks.toLocaleString('en-US')} tasks, ${m.bars.toLocaleString('en-US')} bars, ${m.completed} completed): ` +
+      `load -> first drawn timeline ${f(m.drawn - m.change)} (target <= 4 s): reading the files and decoding them in wasm ${f(load?.ms)} ` +
+      `(in wasm ${f(load?.wasmMs)}), the run ${f(run?.ms)} (in wasm ${f(run?.wasmMs)}), the metrics, task list and timeline model ` +
+      `${f(m.renderMs)}, the first draw ${m.drawMs.toFixed(1)} ms; JS heap ${(m.heap / 1e6).toFixed(0)} MB`);
+    const zooms = [], draws = [];
+    for (let i = 0; i < 16; i++) {
+      const z = await zoomRedraw(page, i % 8 < 4 ? 0.5 : 2);
+      if (z.drawn) { zooms.push(z.frame); draws.push(z.draw); }
+    }
+    console.log(`  zoom -> redrawn frame ${f(median(zooms))} (the draw itself ${median(draws).toFixed(1)} ms, max ${Math.max(...draws).toFixed(1)} ms)`);
+  } finally {
+    if (tiled.temporary) fs.rmSync(tiled.dir, { recursive: true, force: true });
+  }
+}
+
 async function measure(page, label) {
   const edits = [], runs = [], wasm = [], checks = [], renders = [], zooms = [], draws = [];
   const policies = ['MemInv', 'Mem'];
@@ -79,9 +157,11 @@ async function measure(page, label) {
     if (z.drawn) { zooms.push(z.frame); draws.push(z.draw); }
   }
   const fmt = (x) => `${Math.round(x)} ms`;
+  const share = edits.map((e, i) => e - wasm[i]);
   console.log(`${label}:\n  policy edit -> redrawn result ${fmt(median(edits))}: the check ${fmt(median(checks))}, the run ${fmt(median(runs))} ` +
-    `(in wasm ${fmt(median(wasm))}, the rest is the result's transfer and JSON.parse), the metrics, task list and timeline model ` +
-    `${fmt(median(renders))}, then the animation frame that draws the timeline\n` +
+    `(in wasm ${fmt(median(wasm))}, the rest is the columns' transfer), the metrics, task list and timeline model ` +
+    `${fmt(median(renders))}, then the animation frame that draws the timeline; the page's share (all but the run in wasm: ` +
+    `transfer, the table of figures, model, draw) ${fmt(median(share))}\n` +
     `  zoom -> redrawn frame ${fmt(median(zooms))} (the draw itself ${median(draws).toFixed(1)} ms, max ${Math.max(...draws).toFixed(1)} ms)`);
 }
 
@@ -98,5 +178,6 @@ const rp = await replayFrames(page, 1000, 10, 3.5 * 86400000);
 console.log(`surf_week replay at x1000 for 10 s from day 3.5 (lanes ${rp.mode}): ${rp.frames} frames drawn, ` +
   `drawing time per frame p95 ${rp.p95.toFixed(1)} ms (median ${rp.median.toFixed(1)}, max ${rp.max.toFixed(1)}; target <= 16 ms), ` +
   `frame interval p95 ${rp.gapP95.toFixed(1)} ms, ${Math.round(rp.simMs / 1000)} s of simulated time`);
+await halfYear(browser, server.url);
 await browser.close();
 server.stop();

@@ -100,6 +100,21 @@ export const PORTFOLIO_TESTS = [
       for (const n of names) { const f = path.join(dir, `${n}.json`); fs.writeFileSync(f, JSON.stringify({ type: 'prefab', policyName: n })); args.push('--policy', f); }
       assert.equal(text.trimEnd(), execFileSync(BIN, args).toString().trimEnd());
     } finally { fs.rmSync(dir, { recursive: true, force: true }); }
+    // The portfolio as one OpenDC 3 experiment: its 14 policies in order, and the CLI's
+    // portfolio of that file gives the page's table for the first seed.
+    const [odc3] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=portfolio-opendc3]')]);
+    const study = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-portfolio-odc3-'));
+    try {
+      execFileSync('python3', ['-c', 'import sys, zipfile; zipfile.ZipFile(sys.argv[1]).extractall(sys.argv[2])', await odc3.path(), study]);
+      const experiment = JSON.parse(fs.readFileSync(path.join(study, 'experiment.json'), 'utf8'));
+      assert.equal(experiment.allocationPolicies.length, 14);
+      const fromFile = JSON.parse(execFileSync(BIN, ['compare', '--experiment', path.join(study, 'experiment.json'), '--json'], { maxBuffer: 1 << 28 }));
+      const oneSeed = nativePortfolio(names, ['--scenario', TEACHING]);
+      assert.equal(fromFile.policies.length, 14);
+      for (const [i, p] of fromFile.policies.entries()) {
+        assert.deepEqual(p.metrics, oneSeed.policies[i].metrics, `policy ${i} of the exported experiment`);
+      }
+    } finally { fs.rmSync(study, { recursive: true, force: true }); }
     // Every chart: a legend, a focusable canvas, a table of its numbers.
     for (const id of ['chart-tradeoff', 'chart-cdf-wait', 'chart-cdf-turnaround', 'chart-cdf-boundedSlowdown']) {
       const legend = await page.$$eval(`[data-testid=${id}-legend] li`, (l) => l.length);

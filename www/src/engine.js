@@ -4,8 +4,14 @@
 // again under new handles, so a trap never loses work. Callers hold input and run *refs*
 // ({id, handle}), never raw handles, and refs follow the reload.
 //
+// A run crosses as columns (the wasm's runBinaryWithProgress; www/src/columns.js reads them):
+// its value gains `data`, and `result.tasks` / `result.hosts` are built from the columns when
+// first read. The JSON result (exportResult) stays for downloads.
+//
 // Answers are typed by www/src/types/answers.d.ts, generated from the Rust types: `call('run',
 // ...)` resolves to `Answers['run']`, so that a misspelt field fails the type check.
+
+import { withData } from './columns.js';
 
 /** @typedef {import('./types/answers').Answers} Answers */
 /** @typedef {import('./types/answers').Diagnostic} Diagnostic */
@@ -199,18 +205,18 @@ export class Engine {
     });
   }
 
-  /** Runs inputs (refs) under a policy; resolves to the answer, its value {run: ref, result}. */
+  /** Runs inputs (refs) under a policy; resolves to the answer, its value {run: ref, result,
+   * data, bars} (the run's columns: www/src/columns.js). */
   async run(inputs, policyText, options, onProgress) {
     await this.ready;
     const args = [this.handlesJson(inputs), policyText, JSON.stringify(options)];
     const started = performance.now();
-    const answer = onProgress
-      ? await this.post('runWithProgress', args, onProgress)
-      : await this.post('run', args);
+    const answer = await this.post('runBinaryWithProgress', args, onProgress);
     if (answer.type !== 'success') return answer;
     const ref = { id: this.nextId++, handle: answer.value.run, generation: this.generation };
     this.runs.set(ref.id, { inputs, policyText, options, ref });
-    return { ...answer, value: { ...answer.value, run: ref, ms: performance.now() - started, wasmMs: answer.wasmMs } };
+    const value = withData(answer.value);
+    return { ...answer, value: { ...value, run: ref, ms: performance.now() - started, wasmMs: answer.wasmMs } };
   }
 
   /** A sweep (the wasm's sweepWithProgress) of inputs (refs) under a policy; `spec` is
@@ -226,7 +232,7 @@ export class Engine {
     if (ref.generation === this.generation) return ref.handle;
     const item = this.runs.get(ref.id);
     if (!item) return null;
-    const answer = await this.post('run', [this.handlesJson(item.inputs), item.policyText, JSON.stringify(item.options)]);
+    const answer = await this.post('runBinaryWithProgress', [this.handlesJson(item.inputs), item.policyText, JSON.stringify(item.options)]);
     if (answer.type !== 'success') return null;
     ref.handle = answer.value.run;
     ref.generation = this.generation;

@@ -131,24 +131,30 @@ export function createTaskList(el, onPick) {
   const scroller = h('div', { class: 'task-scroll', 'data-testid': 'task-scroll' }, list);
   const note = h('p', { class: 'note', 'data-testid': 'task-count', 'aria-live': 'polite' });
   el.append(h('label', { for: 'task-search' }, 'Find a task '), input, note, scroller);
-  /** @type {any[][]} the tasks of A and of B */
-  let results = [[], []];
-  /** @type {{which: number, t: any}[]} the matches, A's then B's */
-  let found = [];
+  /** @type {(import('./columns.js').RunData | null)[]} the tasks of A and of B */
+  let results = [null, null];
+  /** The matches, A's then B's: task index * 2 + which (0 for A, 1 for B). */
+  let found = new Int32Array(0);
+  /** The results `found` was made from (a new result keeps the task in focus by its id). */
+  let foundFrom = [null, null];
   let both = false;
   /** The match that is the list's Tab stop. */
   let active = 0;
   /** The rows in the DOM, by match index, in index order. */
   const shown = new Map();
+  const which = (i) => found[i] & 1, index = (i) => found[i] >> 1;
 
-  const label = ({ which, t }) => `${both ? `${which ? 'B' : 'A'} · ` : ''}${t.name} (${t.id})${t.state === 'completed' ? '' : ` — ${t.state}`}${t.waitMs ? `, waited ${duration(t.waitMs)}` : ''}${t.deferrals.length ? ', deferred' : ''}`;
+  const label = (i) => {
+    const d = results[which(i)], k = index(i), state = d.state(k), wait = d.waitMs(k);
+    return `${both ? `${which(i) ? 'B' : 'A'} · ` : ''}${d.taskName(k)} (${d.taskId(k)})${state === 'completed' ? '' : ` — ${state}`}${wait ? `, waited ${duration(wait)}` : ''}${d.deferrals(k) ? ', deferred' : ''}`;
+  };
   const row = (i) => {
-    const m = found[i];
+    const w = which(i), id = results[w].taskId(index(i));
     const li = h('li', { 'aria-setsize': found.length, 'aria-posinset': i + 1, 'data-index': i },
       h('button', {
-        type: 'button', 'data-testid': 'task-list-item', 'data-task': m.t.id, 'data-policy': m.which ? 'B' : 'A',
-        tabindex: i === active ? '0' : '-1', onclick: () => onPick(m.which, m.t.id),
-      }, label(m)));
+        type: 'button', 'data-testid': 'task-list-item', 'data-task': id, 'data-policy': w ? 'B' : 'A',
+        tabindex: i === active ? '0' : '-1', onclick: () => onPick(w, id),
+      }, label(i)));
     li.style.top = `${i * ROW_H}px`;
     li.style.height = `${ROW_H}px`;
     return li;
@@ -202,21 +208,32 @@ export function createTaskList(el, onPick) {
   /** Matches the search anew; `keep`: stay on the same task when it still matches. */
   const render = (keep) => {
     const q = input.value.trim().toLowerCase();
-    const was = keep && found[active] ? found[active] : null;
+    const was = keep && active < found.length ? { w: which(active), id: foundFrom[which(active)]?.taskId(index(active)) } : null;
     const hadFocus = list.contains(document.activeElement);
-    both = results[1].length > 0;
-    found = [];
-    for (const [which, tasks] of results.entries()) {
-      for (const t of tasks) {
-        if (!q || t.id.toLowerCase().includes(q) || t.name.toLowerCase().includes(q)) found.push({ which, t });
+    both = !!results[1] && results[1].n > 0;
+    const total = (results[0]?.n ?? 0) + (results[1]?.n ?? 0);
+    const all = new Int32Array(total);
+    let count = 0;
+    for (const [w, d] of results.entries()) {
+      if (!d) continue;
+      for (let k = 0; k < d.n; k++) {
+        if (!q || d.taskId(k).toLowerCase().includes(q) || d.taskName(k).toLowerCase().includes(q)) all[count++] = k * 2 + w;
       }
     }
-    active = was ? Math.max(0, found.findIndex((m) => m.which === was.which && m.t.id === was.t.id)) : 0;
+    found = all.subarray(0, count);
+    foundFrom = [...results];
+    active = 0;
+    if (was && results[was.w]) {
+      const k = results[was.w].indexOf(was.id);
+      if (k != null) active = Math.max(0, found.indexOf(k * 2 + was.w));
+    }
     for (const li of shown.values()) li.remove();
     shown.clear();
     list.style.height = `${found.length * ROW_H}px`;
     if (!keep) scroller.scrollTop = 0;
-    const counts = both ? ` (A ${found.filter((m) => !m.which).length}, B ${found.filter((m) => m.which).length})` : '';
+    let inB = 0;
+    for (let i = 0; i < found.length; i++) inB += found[i] & 1;
+    const counts = both ? ` (A ${found.length - inB}, B ${inB})` : '';
     note.textContent = `${found.length} match${found.length === 1 ? '' : 'es'}${counts}`;
     list.dataset.matches = String(found.length);
     paint();
@@ -242,5 +259,8 @@ export function createTaskList(el, onPick) {
     setActive(to, true);
   });
   input.addEventListener('input', () => render(false));
-  return { setTasks(a, b = []) { results = [a, b]; render(true); } };
+  return {
+    /** The tasks of A's run and of B's (or null), as www/src/columns.js reads them. */
+    setTasks(a, b = null) { results = [a, b]; render(true); },
+  };
 }

@@ -18,7 +18,7 @@ import { createPortfolio } from './portfolio.js';
 import { createStrips } from './strips.js';
 import { createReplay } from './replay.js';
 import { encodeShare, decodeShare, saveLocal, loadLocal } from './share.js';
-import { zip } from './zip.js';
+import { zip, opendc3Zip } from './zip.js';
 
 /** The page's element with this id (any: the page's own markup, not the typed contract). */
 const $ = (id) => /** @type {any} */ (document.getElementById(id));
@@ -246,7 +246,7 @@ function showResults() {
   $('run-notes').replaceChildren(...notes.map(({ p, n }) => h('li', { 'data-feature': n.feature }, p + n.message)));
   const warnings = [...a.result.warnings.map((w) => ({ p: '', w })), ...(b ? b.result.warnings.map((w) => ({ p: 'B: ', w })) : [])];
   $('warnings').replaceChildren(...warnings.map(({ p, w }) => h('li', { class: w.severity }, p + diagText(w))));
-  const models = [buildModel(a.result), b ? buildModel(b.result) : null];
+  const models = [buildModel(a), b ? buildModel(b) : null];
   const end = Math.max(...models.filter(Boolean).map((m) => m.endMs));
   if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
   timelines[0].setModel(models[0], state.stale);
@@ -256,7 +256,7 @@ function showResults() {
   timelines[1].setRun(sim, b ? b.run : null, b ? b.overview : null);
   $('timeline-b-wrap').hidden = !b;
   $('timeline-a-label').hidden = !b;
-  taskList.setTasks(a.result.tasks, b ? b.result.tasks : []);
+  taskList.setTasks(a.data, b ? b.data : null);
   const sel = state.selected;
   if (sel && !$('explain-panel').hidden) {
     const r = state.results[sel.which];
@@ -301,7 +301,7 @@ async function explainTask(which, taskId, focus = false) {
   if (state.selected?.taskId !== taskId) return;
   el.removeAttribute('aria-busy');
   $('explain-note').textContent = state.results[1] ? `policy ${which ? 'B' : 'A'}` : '';
-  renderExplanation(el, r.result.tasks[idx], answer, r.result.startEpochMs);
+  renderExplanation(el, r.data.task(idx), answer, r.result.startEpochMs);
   return answer;
 }
 
@@ -312,8 +312,8 @@ async function showQueue(ms, open = true) {
   const parts = [];
   for (const [i, r] of state.results.entries()) {
     if (!r) continue;
-    const tasks = timelines[i].model.tasks, byId = timelines[i].model.taskIndex;
-    const name = (id) => { const t = tasks[byId.get(id)]; return t ? `${t.name} (${id})` : id; };
+    const data = r.data;
+    const name = (id) => { const k = data.indexOf(id); return k != null ? `${data.taskName(k)} (${id})` : id; };
     const a = await sim.queueAt(r.run, ms);
     if (a.type !== 'success') { parts.push(h('p', { class: 'error' }, a.errors.map(diagText).join('; '))); continue; }
     const q = a.value;
@@ -516,12 +516,7 @@ function createExports(el) {
     button('OpenDC 3 experiment (.zip)', 'export-opendc3', async () => {
       const a = await sim.call('exportOpenDc3Experiment', ...args(state.policy));
       if (a.type !== 'success') return fail(a);
-      const notes = ['# Continuing this study in OpenDC 3 (`opendc run experiment.json`)', '', ...a.value.notes.map((n) => `- ${n}`), ''].join('\n');
-      /** @type {[string, string | Uint8Array][]} */
-      const files = [['experiment.json', pretty(a.value.experiment)], ['NOTES.md', notes],
-        ['workload/tasks.parquet', a.value.tasks], ['workload/fragments.parquet', a.value.fragments]];
-      if (a.value.carbon) files.push(['carbon.parquet', a.value.carbon]);
-      download('opendc3-experiment.zip', zip(files));
+      download('opendc3-experiment.zip', opendc3Zip(a.value));
     }),
     button('OpenDC 2 experiment (.zip, legacy)', 'export-opendc', async () => {
       const a = await sim.call('exportOpenDcExperiment', ...args(state.policy));

@@ -11,6 +11,7 @@ import { state, h, on, diagText } from './state.js';
 import { metricCatalog } from './metrics.js';
 import { createChart, styleOf, axisUnit, titled } from './charts.js';
 import { duration } from './format.js';
+import { opendc3Zip } from './zip.js';
 
 /** @typedef {import('./types/answers').PortfolioReport} PortfolioReport */
 /** @typedef {{label: string, policy: string, semantics: 'classic' | 'current', id: number}} Entry */
@@ -66,6 +67,15 @@ export function createPortfolio(el, { engine, lint, prefabs, getInputs, getOptio
     if (a.type === 'success') download('portfolio.csv', a.value, 'text/csv');
     else say(a.errors.map(diagText).join('; '), true);
   });
+  // Every policy of the portfolio as one OpenDC 3 experiment (one allocationPolicies entry
+  // each, in order), under the options' semantics and seed.
+  const opendc3 = button('The portfolio as an OpenDC 3 experiment (.zip)', 'portfolio-opendc3', async () => {
+    if (!reportEntries.length) return;
+    const a = await engine.call('exportOpenDc3Portfolio', engine.handlesJson(getInputs()),
+      JSON.stringify(reportEntries.map((e) => e.policy)), JSON.stringify(getOptions()));
+    if (a.type === 'success') download('opendc3-portfolio.zip', opendc3Zip(a.value));
+    else say(a.errors.map(diagText).join('; '), true);
+  });
   const directed = () => metricCatalog().filter((m) => m.chartable && m.better !== 'neither');
   const axisSelect = (id, value) => {
     const s = h('select', { id, 'data-testid': id }, directed().map((m) => h('option', { value: m.key }, titled(m.label, m.unit))));
@@ -80,7 +90,7 @@ export function createPortfolio(el, { engine, lint, prefabs, getInputs, getOptio
   const charts = h('div', { class: 'portfolio-charts' });
   results.append(
     h('h3', {}, 'Every metric per policy'),
-    h('div', { class: 'row' }, csv),
+    h('div', { class: 'row' }, csv, opendc3),
     tableBox,
     h('h3', {}, 'Trade-off'),
     h('div', { class: 'row' }, h('label', { for: 'portfolio-x' }, 'Across '), xSelect, h('label', { for: 'portfolio-y' }, ' up '), ySelect),

@@ -114,8 +114,8 @@ export function createReplay(el, { sim, view, timelines, getRun, showQueue, expl
   }
 
   const kindOf = (i) => ev.kinds[ev.kind[i]];
-  const taskOf = (i) => run.result.tasks[ev.task[i]];
-  const hostOf = (i) => (ev.host[i] >= 0 ? run.result.hosts[ev.host[i]].name : null);
+  const taskOf = (i) => run.data.task(ev.task[i]);
+  const hostOf = (i) => (ev.host[i] >= 0 ? run.data.hostName(ev.host[i]) : null);
   const at = (ms) => (ms < 0 ? 'before the first event' : `${utcLabel(ms + run.result.startEpochMs, true, true)} UTC (t = ${duration(ms)})`);
 
   /** One event in words. */

@@ -204,8 +204,21 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     const names = files.map((f) => f.name).join(' + ');
     ok(kind, `loading ${names}… `);
     // A forged file can hold the decoder for seconds (the parquet crate skips some malformed
-    // metadata slowly): Stop terminates the worker, which reloads what was loaded before.
-    msg[kind].append(h('button', { type: 'button', class: 'stop', 'data-testid': `stop-${kind}`, onclick: () => engine.cancel() }, 'Stop'));
+    // metadata slowly), and a large trace (the half-year scale) takes a second or two: an
+    // indeterminate bar with the time taken so far, and Stop, which terminates the worker (it
+    // reloads what was loaded before).
+    const started = performance.now();
+    const clock = h('span', { 'data-testid': `load-elapsed-${kind}` });
+    const tick = setInterval(() => { clock.textContent = `${((performance.now() - started) / 1000).toFixed(1)} s `; }, 250);
+    msg[kind].append(h('progress', { 'data-testid': `load-progress-${kind}`, 'aria-label': `reading ${names}` }), ' ', clock,
+      h('button', { type: 'button', class: 'stop', 'data-testid': `stop-${kind}`, onclick: () => engine.cancel() }, 'Stop'));
+    try {
+      return await readFiles(kind, files, names);
+    } finally { clearInterval(tick); }
+  }
+
+  /** loadFiles's reading, parsing and checking of the files, once the message shows. */
+  async function readFiles(kind, files, names) {
     if (kind === 'scenario') return (await findExperiment(files)) ? dropped(files) : loadScenarioText(await bytes(files[0]), names);
     let answer;
     if (kind === 'topology') answer = await engine.load('loadTopology', await bytes(files[0]));

@@ -257,8 +257,7 @@ function panel(p, plan, top, budget, t0, t1, x, labelled) {
   const tasks = [];
   if (bars) {
     for (const [ti, svg] of bars) {
-      const t = m.tasks[ti];
-      tasks.push(`<g class="task${t.runs.length ? '' : ' unplaced'}" data-task="${esc(t.id)}">${svg}</g>`);
+      tasks.push(`<g class="task${m.data.runs(ti) ? '' : ' unplaced'}" data-task="${esc(m.data.taskId(ti))}">${svg}</g>`);
     }
   }
   const svg = `<g data-policy="${esc(p.key)}" data-testid="slide-timeline-${esc(p.key)}" data-lanes="${plan.aggregated ? 'aggregated' : 'detailed'}">`
@@ -302,11 +301,11 @@ function bands(m, lanes, count, y, t0, t1, body) {
     acc.fill(0); diff.fill(0);
     const band = lanes.slice(b, b + per);
     for (const l of band) {
-      const cores = m.hosts[l] ? m.hosts[l].cores : 0;
+      const cores = l < m.hostCount ? m.hostCores[l] : 0;
       if (!cores) continue;
       for (let j = m.laneStart[l]; j < m.laneStart[l + 1]; j++) {
         if (m.kind[j] !== RUN || m.to[j] < t0 || m.from[j] > t1) continue;
-        const share = m.tasks[m.task[j]].cpuCount / cores;
+        const share = m.cpuCount[m.task[j]] / cores;
         const a = Math.max(0, (m.from[j] - t0) / msPerCol), e = Math.min(cols, (m.to[j] - t0) / msPerCol);
         if (e <= a) continue;
         const ia = Math.floor(a), ib = Math.floor(e);

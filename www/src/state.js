@@ -12,8 +12,12 @@
 /** @typedef {import('./types/answers').RunOptions} RunOptions */
 /** @typedef {{id: number, handle: number | null, generation?: number}} Ref */
 /**
- * A finished run as the page keeps it: the run answer's value with the page's ref and timings.
- * @typedef {Omit<import('./types/answers').RunAnswer, 'run'> & {run: Ref, ms: number, wasmMs: number}} RunValue
+ * A finished run as the page keeps it: the binary run answer's value with the page's ref and
+ * timings, `data` reading its columns and `result` the JSON result's fields (tasks and hosts
+ * built from the columns when first read: www/src/columns.js).
+ * @typedef {Omit<import('./types/answers').BinaryRun, 'run' | 'result'> & {run: Ref, ms: number, wasmMs: number,
+ *   data: import('./columns.js').RunData,
+ *   result: import('./types/answers').ResultHead & {tasks: import('./types/answers').TaskRecord[], hosts: import('./types/answers').HostRecord[]}}} RunValue
  */
 /**
  * @type {{sample: string | null, inputs: {topology: Ref | null, workload: Ref | null, carbon: Ref | null},

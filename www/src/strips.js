@@ -16,6 +16,15 @@ const STRIPS = [
 ];
 /** The timeline's left gutter and right margin, px (timeline.js), so that times line up. */
 const GUTTER = 104, RIGHT = 8;
+/** Columns a strip's series is thinned to (about a chart's width in pixels). */
+const COLUMNS = 1000;
+/** Each series scaled to its unit, once per result (keyed by the result's own array). */
+const scaled = new WeakMap();
+const scaledPoints = (raw, scale) => {
+  let p = scaled.get(raw);
+  if (!p) { p = raw.map(([t, v]) => [t, v * scale]); scaled.set(raw, p); }
+  return p;
+};
 
 /** The value of a step series `[[t, v]]` in force at `t` (the last change at or before it). */
 function at(points, t) {
@@ -24,6 +33,39 @@ function at(points, t) {
     const mid = (lo + hi) >> 1;
     if (points[mid][0] <= t) { out = points[mid][1]; lo = mid + 1; } else hi = mid - 1;
   }
+  return out;
+}
+
+/** The first index of a step series whose time is after `t` (`strict`), or at or after it. */
+function after(points, t, strict = true) {
+  let lo = 0, hi = points.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (points[mid][0] < t || (strict && points[mid][0] === t)) lo = mid + 1; else hi = mid;
+  }
+  return lo;
+}
+
+/** Change points `[from, to)` of a step series, at most four per one of `columns` equal
+ * columns of `[t0, t1]`: in each, its first, lowest, highest and last point in time order. A
+ * step line through them covers the same pixels as through all of them (one column is about a
+ * pixel), so a half-year series of hundreds of thousands of changes draws in a few thousand. */
+function thin(points, from, to, t0, t1, columns) {
+  if (to - from <= 4 * columns) return points.slice(from, to);
+  const out = [], per = (t1 - t0) / columns;
+  let col = -1, first = 0, lo = 0, hi = 0, last = 0;
+  const flush = () => {
+    if (col < 0) return;
+    for (const k of [...new Set([first, lo, hi, last])].sort((a, b) => a - b)) out.push(points[k]);
+  };
+  for (let k = from; k < to; k++) {
+    const c = Math.floor((points[k][0] - t0) / per);
+    if (c !== col) { flush(); col = c; first = lo = hi = last = k; continue; }
+    if (points[k][1] < points[lo][1]) lo = k;
+    if (points[k][1] > points[hi][1]) hi = k;
+    last = k;
+  }
+  flush();
   return out;
 }
 
@@ -42,9 +84,10 @@ export function createStrips(el, view, { download }) {
     const xt = ticks(t0, t1, 6).filter((v) => v >= t0 && v <= t1);
     charts.forEach((c, k) => {
       const series = shown.map(({ label, result }, i) => {
-        const pts = result.series[c.key].map(([t, v]) => [t, v * c.scale]);
-        // Clip to the view: the value in force at t0, the change points inside, held to t1.
-        const inside = pts.filter(([t]) => t > t0 && t < t1);
+        const pts = scaledPoints(result.series[c.key], c.scale);
+        // Clip to the view: the value in force at t0, the change points inside (thinned to a
+        // few per pixel column), held to t1.
+        const inside = thin(pts, after(pts, t0), after(pts, t1, false), t0, t1, COLUMNS);
         const first = at(pts, t0);
         const points = [...(first == null ? [] : [[t0, first]]), ...inside];
         return { name: label, color: PALETTE[i === 0 ? 0 : 1], dash: i ? [6, 3] : [], step: true, points, extendTo: Math.min(t1, result.metrics.makespanMs), all: pts };
@@ -79,14 +122,16 @@ export function createStrips(el, view, { download }) {
       summary: `Mean utilisation of each of ${names.length} hosts`,
     });
   }
+  // One draw per animation frame, whatever asked for it (a new result also moves the view).
   let queued = false;
-  view.listeners.add(() => {
+  const invalidate = () => {
     if (queued) return;
     queued = true;
     requestAnimationFrame(() => { queued = false; draw(); });
-  });
+  };
+  view.listeners.add(invalidate);
   return {
-    /** The results shown: [{label, result}] (A, and B when comparing). */
-    set(results) { shown = results; draw(); },
+    /** The results shown: [{label, result}] (A, and B when comparing), drawn in the next frame. */
+    set(results) { shown = results; invalidate(); },
   };
 }

@@ -1,8 +1,9 @@
 // The timeline: a canvas with one lane per host (grouped by cluster), one bar per run span,
 // queued waits as thin lines, deferrals hatched, pauses outlined, terminated tasks in their own
-// lane, and the carbon intensity with the low-carbon regime on the same time axis. Built once
-// per result into typed arrays sorted by (lane, start); a frame draws only the visible lanes and
-// the bars of the visible time range (binary search), without allocating per bar.
+// lane, and the carbon intensity with the low-carbon regime on the same time axis. The bars
+// come from Rust as typed arrays sorted by (lane, start); a frame draws only the visible lanes
+// and the bars of the visible time range (binary search), without allocating per bar, and
+// merges the bars of a row that fall in one pixel column when zoomed out.
 //
 // Large clusters: above the lanes, a cluster overview strip, one heat-map row per host group of
 // the share of its cores in use over time (the run answer's `overview`, and for its table the
@@ -96,100 +97,34 @@ export class TimeView {
 }
 
 /**
- * Turns a result into sorted, typed bar arrays and a lane layout.
- * @param {import('./types/answers').SimResult} result
+ * The timeline's model of a run: the bars Rust laid out, sorted by (lane, start, kind) with a
+ * row each (crate/src/output/bars.rs), and the run's columns (www/src/columns.js), read where
+ * they lie: nothing here walks the tasks.
+ * @param {{result: import('./types/answers').ResultHead, data: import('./columns.js').RunData,
+ *   bars: import('./types/answers').TimelineBars}} run
  */
-export function buildModel(result) {
-  const hosts = result.hosts;
-  const tasks = result.tasks;
-  const laneOf = new Map(hosts.map((h, i) => [h.name, i]));
-  const unplaced = hosts.length;
-  const bars = { from: [], to: [], lane: [], kind: [], task: [] };
-  const push = (kind, lane, from, to, task) => {
-    bars.from.push(from); bars.to.push(Math.max(to, from)); bars.lane.push(lane); bars.kind.push(kind); bars.task.push(task);
-  };
-  let anyUnplaced = false;
-  const missed = new Uint8Array(tasks.length);
-  for (let ti = 0; ti < tasks.length; ti++) {
-    const t = tasks[ti];
-    if (t.state === 'completed' && t.deadlineMs != null && t.finishMs > t.deadlineMs) missed[ti] = 1;
-    if (!t.runs.length) {
-      anyUnplaced = true;
-      push(TERM, unplaced, t.submitMs, t.finishMs, ti);
-      continue;
-    }
-    // Everything before a run (queueing, deferral, a pause) is drawn in that run's lane.
-    const laneBefore = (ms) => {
-      for (const r of t.runs) if (r.fromMs >= ms) return laneOf.get(r.host) ?? unplaced;
-      return laneOf.get(t.runs[t.runs.length - 1].host) ?? unplaced;
-    };
-    let pre = t.submitMs;
-    for (const r of t.runs) {
-      const lane = laneOf.get(r.host) ?? unplaced;
-      if (pre < r.fromMs) push(WAIT, lane, pre, r.fromMs, ti);
-      push(RUN, lane, r.fromMs, r.toMs, ti);
-      pre = r.toMs;
-    }
-    for (const d of t.deferrals) push(DEFER, laneBefore(d.toMs), d.fromMs, d.toMs, ti);
-    for (const p of t.pauses) push(PAUSE, laneBefore(p.toMs), p.fromMs, p.toMs, ti);
-    if (t.state === 'terminated') push(TERM, laneOf.get(t.runs[t.runs.length - 1].host) ?? unplaced, t.finishMs, t.finishMs, ti);
-  }
-  const lanes = hosts.length + (anyUnplaced ? 1 : 0);
-  const n = bars.from.length;
-
-  // Rows within a lane: a task's extent on a lane gets the first row free at its start.
-  const extent = new Map(); // task * lanes + lane -> [from, to]
-  for (let i = 0; i < n; i++) {
-    const key = bars.task[i] * lanes + bars.lane[i];
-    const e = extent.get(key);
-    if (!e) extent.set(key, [bars.from[i], bars.to[i]]);
-    else { if (bars.from[i] < e[0]) e[0] = bars.from[i]; if (bars.to[i] > e[1]) e[1] = bars.to[i]; }
-  }
-  const items = [...extent].map(([key, [from, to]]) => ({ key, lane: key % lanes, from, to }));
-  items.sort((a, b) => a.lane - b.lane || a.from - b.from);
-  const rowOf = new Map();
-  const laneRows = new Int32Array(lanes).fill(1);
-  let ends = [], currentLane = -1;
-  for (const it of items) {
-    if (it.lane !== currentLane) { ends = []; currentLane = it.lane; }
-    let r = 0;
-    while (r < ends.length && ends[r] > it.from) r++;
-    ends[r] = it.to;
-    rowOf.set(it.key, r);
-    if (r + 1 > laneRows[it.lane]) laneRows[it.lane] = r + 1;
-  }
-
-  const order = Array.from({ length: n }, (_, i) => i);
-  order.sort((a, b) => bars.lane[a] - bars.lane[b] || bars.from[a] - bars.from[b] || bars.kind[a] - bars.kind[b]);
-  const m = {
-    n, lanes, laneRows, tasks, missed, hosts,
-    from: new Float64Array(n), to: new Float64Array(n), lane: new Int32Array(n),
-    row: new Int32Array(n), kind: new Uint8Array(n), task: new Int32Array(n),
-    laneStart: new Int32Array(lanes + 1), laneMaxDur: new Float64Array(lanes),
-    taskBarStart: new Int32Array(tasks.length + 1), taskBars: new Int32Array(n),
-    laneName: [...hosts.map((h) => h.name), ...(anyUnplaced ? ['never placed'] : [])],
-    laneCluster: [...hosts.map((h) => h.cluster), ...(anyUnplaced ? [''] : [])],
-  };
-  for (let j = 0; j < n; j++) {
-    const i = order[j];
-    m.from[j] = bars.from[i]; m.to[j] = bars.to[i]; m.lane[j] = bars.lane[i]; m.kind[j] = bars.kind[i];
-    m.task[j] = bars.task[i]; m.row[j] = rowOf.get(bars.task[i] * lanes + bars.lane[i]) || 0;
-    const d = m.to[j] - m.from[j];
-    if (d > m.laneMaxDur[m.lane[j]]) m.laneMaxDur[m.lane[j]] = d;
-  }
-  for (let j = 0, l = 0; l <= lanes; l++) { while (j < n && m.lane[j] < l) j++; m.laneStart[l] = j; }
-  for (let j = 0; j < n; j++) m.taskBarStart[m.task[j] + 1]++;
-  for (let t = 0; t < tasks.length; t++) m.taskBarStart[t + 1] += m.taskBarStart[t];
-  const fill = m.taskBarStart.slice(0, tasks.length);
-  for (let j = 0; j < n; j++) m.taskBars[fill[m.task[j]]++] = j;
-  m.endMs = Math.max(result.metrics.makespanMs, 1);
-  m.series = result.series;
-  m.startEpochMs = result.startEpochMs;
+export function buildModel({ result, data, bars: b }) {
+  const hosts = data.hostCount;
+  const laneName = [], laneCluster = [];
+  for (let j = 0; j < hosts; j++) { laneName.push(data.hostName(j)); laneCluster.push(data.hostCluster(j)); }
+  if (b.lanes > hosts) { laneName.push('never placed'); laneCluster.push(''); }
   const ci = result.series.carbonIntensity;
-  m.ciMin = Infinity; m.ciMax = -Infinity;
-  for (const [, v] of ci) { if (v < m.ciMin) m.ciMin = v; if (v > m.ciMax) m.ciMax = v; }
-  m.taskIndex = new Map(tasks.map((t, i) => [t.id, i]));
-  return m;
+  let ciMin = Infinity, ciMax = -Infinity;
+  for (const [, v] of ci) { if (v < ciMin) ciMin = v; if (v > ciMax) ciMax = v; }
+  return {
+    n: b.from.length, lanes: b.lanes, laneRows: b.laneRows, missed: b.missed,
+    from: b.from, to: b.to, lane: b.lane, row: b.row, kind: b.kind, task: b.task,
+    laneStart: b.laneStart, laneMaxDur: b.laneMaxDur, taskBarStart: b.taskBarStart, taskBars: b.taskBars,
+    laneName, laneCluster, data, taskCount: data.n, hostCount: hosts,
+    /** Cores of each host (a lane past the hosts has none). */
+    hostCores: data.c.hostCores, cpuCount: data.c.cpuCount,
+    /** Every task's record, built when first read (the slide figure, the tests). */
+    get tasks() { return data.tasks; },
+    get hosts() { return data.hosts; },
+    /** The index of a task by its id. */
+    taskIndex: { get: (id) => data.indexOf(id) },
+    endMs: Math.max(result.metrics.makespanMs, 1), series: result.series, startEpochMs: result.startEpochMs, ciMin, ciMax,
+  };
 }
 
 function lowerBound(arr, lo, hi, value) {
@@ -321,12 +256,12 @@ export class Timeline {
   setModel(model, stale = false) {
     this.model = model;
     this.stale = stale;
-    if (model && this.selected >= model.tasks.length) this.selected = -1;
+    if (model && this.selected >= model.taskCount) this.selected = -1;
     this.layout();
     this.invalidate();
   }
 
-  setStale(stale) { this.stale = stale; this.invalidate(); }
+  setStale(stale) { if (stale !== this.stale) { this.stale = stale; this.invalidate(); } }
 
   /**
    * The run the model is of (an engine run ref, or null) and its overview (the run answer's:
@@ -358,7 +293,7 @@ export class Timeline {
     const o = this.overview, m = this.model;
     if (!o || !m) return null;
     const hosts = o.groups.reduce((n, g) => n + g.hosts, 0);
-    return hosts === m.hosts.length ? o : null;
+    return hosts === m.hostCount ? o : null;
   }
 
   /** Host groups of the lanes, in host order: the overview's (it comes with the run answer, so
@@ -370,10 +305,10 @@ export class Timeline {
       ({ key: `${cluster}/${name}`, cluster, name, first, count, info: `${count} × ${cores} cores`, ov, y: 0, collapsed: false });
     if (o) {
       for (const g of o.groups) if (g.hosts > 0) groups.push(group(g.cluster, g.name, g.firstHost, g.hosts, g.coresPerHost, g));
-    } else if (m.hosts.length) {
-      groups.push({ ...group('', 'hosts', 0, m.hosts.length, '', null), info: `${m.hosts.length} hosts` });
+    } else if (m.hostCount) {
+      groups.push({ ...group('', 'hosts', 0, m.hostCount, '', null), info: `${m.hostCount} hosts` });
     }
-    if (m.lanes > m.hosts.length) groups.push({ key: 'never placed', cluster: '', name: '', first: m.hosts.length, count: 1, info: '', ov: null, y: 0, collapsed: false, unplaced: true });
+    if (m.lanes > m.hostCount) groups.push({ key: 'never placed', cluster: '', name: '', first: m.hostCount, count: 1, info: '', ov: null, y: 0, collapsed: false, unplaced: true });
     return groups;
   }
 
@@ -669,7 +604,10 @@ export class Timeline {
     }
   }
 
-  /** Lanes with a row per concurrent task: every bar, host names when a lane is tall enough. */
+  /** Lanes with a row per concurrent task: every bar, host names when a lane is tall enough.
+   * Zoomed out, the run bars (and the queued lines) of a row that meet within a pixel are drawn
+   * as one rectangle of their colour, so a frame costs about one rectangle per pixel column and
+   * row, however many tasks a lane holds. */
   drawDetailed(yOff, top, H) {
     const { ctx, model: m, view } = this;
     const rowH = this.rowH, laneY = this.laneY, laneH = this.laneH;
@@ -677,6 +615,23 @@ export class Timeline {
     let style = null;
     const setFill = (s) => { if (s !== style) { ctx.fillStyle = s; style = s; } };
     const replay = view.replayMs ?? Infinity;
+    // Per row of the lane and kind (run or queued): the rectangle being merged, [x0, x1), colour.
+    const rows = this.mergeRows(m);
+    const px0 = rows.x0, px1 = rows.x1, pc = rows.color;
+    const flush = (ly, slot) => {
+      const c = pc[slot];
+      if (!c) return;
+      const y = ly + (slot >> 1) * rowH;
+      setFill(c);
+      if (slot & 1) ctx.fillRect(px0[slot], y + rowH / 2 - 0.5, px1[slot] - px0[slot], 1);
+      else ctx.fillRect(px0[slot], y + 0.5, px1[slot] - px0[slot], Math.max(1, rowH - 1));
+      pc[slot] = null;
+    };
+    const merge = (ly, slot, x0, x1, color) => {
+      if (pc[slot] === color && x0 <= px1[slot] + 0.5) { if (x1 > px1[slot]) px1[slot] = x1; return; }
+      flush(ly, slot);
+      px0[slot] = x0; px1[slot] = x1; pc[slot] = color;
+    };
     ctx.font = '11px system-ui, sans-serif';
     for (; l < m.lanes; l++) {
       const ly = laneY[l] + yOff;
@@ -699,11 +654,9 @@ export class Timeline {
         const y = ly + m.row[j] * rowH;
         const k = m.kind[j];
         if (k === RUN) {
-          setFill(m.missed[m.task[j]] ? COLORS.purple : COLORS.blue);
-          ctx.fillRect(x0, y + 0.5, x1 - x0, Math.max(1, rowH - 1));
+          merge(ly, m.row[j] * 2, x0, x1, m.missed[m.task[j]] ? COLORS.purple : COLORS.blue);
         } else if (k === WAIT) {
-          setFill('#6e6e6e');
-          ctx.fillRect(x0, y + rowH / 2 - 0.5, x1 - x0, 1);
+          merge(ly, m.row[j] * 2 + 1, x0, x1, '#6e6e6e');
         } else if (k === DEFER) {
           ctx.fillStyle = this.hatch; style = null;
           ctx.fillRect(x0, y + 0.5, x1 - x0, Math.max(1, rowH - 1));
@@ -715,7 +668,18 @@ export class Timeline {
           ctx.fillRect(x0, y + 0.5, Math.max(3, x1 - x0), Math.max(1, rowH - 1));
         }
       }
+      for (let slot = 0; slot < 2 * m.laneRows[l]; slot++) flush(ly, slot);
     }
+  }
+
+  /** The merge state of drawDetailed: two slots per row of the model's tallest lane. */
+  mergeRows(m) {
+    if (this.merging?.model !== m) {
+      let most = 1;
+      for (let l = 0; l < m.lanes; l++) if (m.laneRows[l] > most) most = m.laneRows[l];
+      this.merging = { model: m, x0: new Float64Array(2 * most), x1: new Float64Array(2 * most), color: new Array(2 * most).fill(null) };
+    }
+    return this.merging;
   }
 
   /**
@@ -743,12 +707,12 @@ export class Timeline {
       acc.fill(0); diff.fill(0);
       for (; end < m.lanes && laneH[end] && Math.floor(laneY[end] + yOff) === row; end++) {
         hosts++;
-        const cores = m.hosts[end] ? m.hosts[end].cores : 0;
+        const cores = end < m.hostCount ? m.hostCores[end] : 0;
         if (!cores) continue;
         const lo = m.laneStart[end], hi = m.laneStart[end + 1];
         for (let j = lowerBound(m.from, lo, hi, view.t0 - m.laneMaxDur[end]); j < hi && m.from[j] <= view.t1 && m.from[j] <= replay; j++) {
           if (m.kind[j] !== RUN || m.to[j] < view.t0) continue;
-          const share = m.tasks[m.task[j]].cpuCount / cores;
+          const share = m.cpuCount[m.task[j]] / cores;
           const a = Math.max(0, (m.from[j] - view.t0) / msPerPx), b = Math.min(w, (Math.min(m.to[j], replay) - view.t0) / msPerPx);
           if (b <= a) continue;
           const ia = Math.floor(a), ib = Math.floor(b);
@@ -967,14 +931,14 @@ export class Timeline {
     if (head && head.ov) return [`${head.key}: ${head.info}`, head.ov.summary, `click to ${head.collapsed ? 'show' : 'collapse'} its lanes`];
     if (this.aggregated && px >= GUTTER) {
       const l = this.laneAt(py);
-      if (l >= 0) return [`${m.laneName[l]}${m.hosts[l] ? ` (${m.hosts[l].cores} cores)` : ''}`, 'lanes thinner than 2 px show the share of cores in use; ] or ctrl+wheel up for taller lanes and their tasks'];
+      if (l >= 0) return [`${m.laneName[l]}${l < m.hostCount ? ` (${m.hostCores[l]} cores)` : ''}`, 'lanes thinner than 2 px show the share of cores in use; ] or ctrl+wheel up for taller lanes and their tasks'];
     }
     return null;
   }
 
   showTooltip(j, px, py) {
     if (j < 0) { this.tip(this.hoverLines(px, py), px, py); return; }
-    const m = this.model, t = m.tasks[m.task[j]];
+    const m = this.model, t = m.data.task(m.task[j]);
     const lines = [
       `${t.name} (id ${t.id})`,
       `${KIND_NAMES[m.kind[j]]} ${duration(m.to[j] - m.from[j])}${m.kind[j] === RUN || m.kind[j] === PAUSE ? ` on ${m.laneName[m.lane[j]]}` : ''}`,
@@ -1026,7 +990,7 @@ export class Timeline {
       if (x < GUTTER) return;
       if (y < this.plotTop || this.cursorMode) { this.setCursor(this.t(x)); return; }
       const j = this.hit(x, y);
-      if (j >= 0) this.onSelect?.(this.model.tasks[this.model.task[j]].id);
+      if (j >= 0) this.onSelect?.(this.model.data.taskId(this.model.task[j]));
     });
     c.addEventListener('wheel', (e) => {
       if (!this.model) return;
@@ -1088,7 +1052,7 @@ export class Timeline {
     const m = this.model, t = this.view.replayMs;
     const ids = [];
     if (!m || t == null) return ids;
-    for (let j = 0; j < m.n; j++) if (m.kind[j] === RUN && m.from[j] <= t && m.to[j] > t) ids.push(m.tasks[m.task[j]].id);
+    for (let j = 0; j < m.n; j++) if (m.kind[j] === RUN && m.from[j] <= t && m.to[j] > t) ids.push(m.data.taskId(m.task[j]));
     return ids;
   }
 

@@ -40,3 +40,14 @@ export function zip(files) {
   end.setUint32(12, size, true); end.setUint32(16, offset, true);
   return new Blob([...parts, ...central, end], { type: 'application/zip' });
 }
+
+/** An OpenDC 3 experiment folder as a zip, from the answer of `exportOpenDc3Experiment` or
+ * `exportOpenDc3Portfolio` ({experiment, notes, tasks, fragments, carbon}). */
+export function opendc3Zip(value) {
+  const notes = ['# Continuing this study in OpenDC 3 (`opendc run experiment.json`)', '', ...value.notes.map((n) => `- ${n}`), ''].join('\n');
+  /** @type {[string, string | Uint8Array][]} */
+  const files = [['experiment.json', JSON.stringify(value.experiment, null, 2)], ['NOTES.md', notes],
+    ['workload/tasks.parquet', value.tasks], ['workload/fragments.parquet', value.fragments]];
+  if (value.carbon) files.push(['carbon.parquet', value.carbon]);
+  return zip(files);
+}

@@ -127,6 +127,25 @@ impl Session {
 
 /// Each policy text read, with its JSON as written; errors placed under
 /// `allocationPolicies[i]` when there are several.
+/// The policy texts of a portfolio export: a JSON array of at most
+/// [`crate::portfolio::MAX_POLICIES`] strings, each a policy's text (as the editor holds it).
+pub fn policy_texts(json: &str) -> Result<Vec<String>, Vec<Diagnostic>> {
+    let at = |message: String| vec![Diagnostic::error("policies", message)];
+    let texts: Vec<String> = serde_json::from_str(json).map_err(|e| {
+        at(format!(
+            "expected a JSON array of policy texts (strings): {e}"
+        ))
+    })?;
+    if texts.len() > crate::portfolio::MAX_POLICIES {
+        return Err(at(format!(
+            "{} policies; a portfolio holds at most {}",
+            texts.len(),
+            crate::portfolio::MAX_POLICIES
+        )));
+    }
+    Ok(texts)
+}
+
 fn read_policies(texts: &[&str]) -> Result<Vec<(Policy, Option<Value>)>, Vec<Diagnostic>> {
     let mut out = Vec::new();
     let mut errors = Vec::new();
@@ -163,4 +182,37 @@ fn parquet_error(what: &str, e: String) -> Vec<Diagnostic> {
         "",
         format!("could not write {what} as parquet: {e}"),
     )]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::policy_texts;
+
+    #[test]
+    fn policy_texts_reads_an_array_of_strings_in_order() {
+        let texts = policy_texts(r#"["{\"type\":\"prefab\",\"policyName\":\"Mem\"}", "x"]"#);
+        assert_eq!(
+            texts.as_deref(),
+            Ok(&[
+                r#"{"type":"prefab","policyName":"Mem"}"#.to_string(),
+                "x".into()
+            ][..])
+        );
+    }
+
+    #[test]
+    fn policy_texts_refuses_other_json_and_too_many_policies() {
+        let errors = policy_texts(r#"{"a": 1}"#).expect_err("an object");
+        assert_eq!(errors[0].path, "policies");
+        assert!(errors[0].message.contains("expected a JSON array"));
+        let many = serde_json::to_string(&vec!["p"; crate::portfolio::MAX_POLICIES + 1])
+            .expect("strings serialise");
+        let errors = policy_texts(&many).expect_err("too many");
+        assert!(errors[0]
+            .message
+            .contains("65 policies; a portfolio holds at most 64"));
+        let most = serde_json::to_string(&vec!["p"; crate::portfolio::MAX_POLICIES])
+            .expect("strings serialise");
+        assert_eq!(policy_texts(&most).map(|t| t.len()), Ok(64));
+    }
 }

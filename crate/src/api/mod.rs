@@ -368,6 +368,7 @@ pub(crate) fn failure<T>(message: String) -> Answer<T> {
     }
 }
 
+pub mod binary;
 pub mod compare;
 pub mod differences;
 pub mod experiments;

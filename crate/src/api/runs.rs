@@ -94,50 +94,48 @@ impl Session {
         options: &RunOptions,
         progress: &mut dyn FnMut(f64),
     ) -> Answer<RunAnswer> {
-        guard(|| {
-            let (policy, policy_warnings) = match parse_policy(policy_text) {
-                Ok(read) => read,
-                Err(errors) => return Answer::Failure { errors },
-            };
-            let mut request = match self.request(handles, &policy, options) {
-                Ok(request) => request,
-                Err(errors) => return Answer::Failure { errors },
-            };
-            // As a scenario file's: the policy's warnings, under `policy`.
-            request.warnings = policy_warnings
-                .into_iter()
-                .map(|d| d.under("policy"))
-                .collect();
-            match request.run(progress) {
+        guard(
+            || match self.run_kept(handles, policy_text, options, progress) {
+                Ok(value) => Answer::Success { value },
                 Err(errors) => Answer::Failure { errors },
-                Ok(RunOutcome { result, .. }) => {
-                    let notes = notes(&policy, request.inputs.workload, &result);
-                    let overview = match request.topology() {
-                        Ok(topology) => {
-                            let buckets = overview::answer_buckets(
-                                topology.clusters.iter().map(|c| c.groups.len()).sum(),
-                            );
-                            overview::overview(&topology, &result, buckets)
-                        }
-                        Err(errors) => return Answer::Failure { errors },
-                    };
-                    let id = self.keep_run(RunInputs {
-                        handles: *handles,
-                        policy,
-                        options: options.clone(),
-                        metrics: result.metrics.clone(),
-                        start_epoch_ms: result.start_epoch_ms,
-                    });
-                    Answer::Success {
-                        value: RunAnswer {
-                            run: id,
-                            notes,
-                            overview,
-                            result,
-                        },
-                    }
-                }
-            }
+            },
+        )
+    }
+
+    /// Runs loaded inputs under a policy and keeps the run (to be asked about later): the
+    /// answer of [`Session::run`] (and, as columns, of [`Session::run_binary`]).
+    pub(super) fn run_kept(
+        &mut self,
+        handles: &Handles,
+        policy_text: &str,
+        options: &RunOptions,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<RunAnswer, Vec<Diagnostic>> {
+        let (policy, policy_warnings) = parse_policy(policy_text)?;
+        let mut request = self.request(handles, &policy, options)?;
+        // As a scenario file's: the policy's warnings, under `policy`.
+        request.warnings = policy_warnings
+            .into_iter()
+            .map(|d| d.under("policy"))
+            .collect();
+        let RunOutcome { result, .. } = request.run(progress)?;
+        let notes = notes(&policy, request.inputs.workload, &result);
+        let topology = request.topology()?;
+        let buckets =
+            overview::answer_buckets(topology.clusters.iter().map(|c| c.groups.len()).sum());
+        let overview = overview::overview(&topology, &result, buckets);
+        let id = self.keep_run(RunInputs {
+            handles: *handles,
+            policy,
+            options: options.clone(),
+            metrics: result.metrics.clone(),
+            start_epoch_ms: result.start_epoch_ms,
+        });
+        Ok(RunAnswer {
+            run: id,
+            notes,
+            overview,
+            result,
         })
     }
 

@@ -3,6 +3,8 @@
 //! what the page holds can be taken to the CLI or to OpenDC. Reading back what is written gives
 //! the same model, bit for bit (the provenance digests agree; `crate/tests/export.rs`).
 
+pub mod bars;
+pub mod columns;
 pub mod csv;
 pub mod json;
 pub mod opendc3;

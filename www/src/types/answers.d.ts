@@ -791,6 +791,119 @@ notes: Array<Note>,
 overview: Overview, result: SimResult, };
 
 /**
+ * A run's tasks and hosts as columns. Task `i` (of `taskCount`) is at index `i` of every task
+ * column; its runs are `runFrom[k]..` for `k` in `runStart[i]..runStart[i + 1]`, and so for
+ * deferrals and pauses. Host `j` (of `hostCount`) is at index `j` of every host column.
+ *
+ * Strings: string `k` is the UTF-8 bytes `strings[stringEnds[k - 1]..stringEnds[k]]` (from 0 for
+ * `k = 0`); task `i`'s id is string `i`, its name string `taskCount + i`, host `j`'s name string
+ * `2 * taskCount + j`; clusters and reasons are indices into the same table (each distinct text
+ * once).
+ */
+export type RunColumns = { taskCount: number, hostCount: number, 
+/**
+ * Every string's bytes, concatenated.
+ */
+strings: Uint8Array, 
+/**
+ * The end (exclusive, in bytes) of each string in `strings`.
+ */
+stringEnds: Uint32Array, 
+/**
+ * Whether every string is ASCII (a byte offset is then a character offset).
+ */
+ascii: boolean, 
+/**
+ * The names of the state codes of `state` (`completed`, `terminated`).
+ */
+stateNames: Array<string>, 
+/**
+ * The host of the task's last run, or -1 when it never started.
+ */
+taskHost: Int32Array, submitMs: Float64Array, 
+/**
+ * The first start, NaN when it never started.
+ */
+startMs: Float64Array, finishMs: Float64Array, 
+/**
+ * NaN when it never started.
+ */
+waitMs: Float64Array, 
+/**
+ * An index into `stateNames`.
+ */
+state: Uint8Array, 
+/**
+ * NaN without a deadline.
+ */
+deadlineMs: Float64Array, durationMs: Float64Array, cpuCount: Uint32Array, memoryMib: Float64Array, 
+/**
+ * A string index, or -1 without a reason.
+ */
+reason: Int32Array, 
+/**
+ * Where each task's runs start in the run columns (`taskCount + 1` offsets).
+ */
+runStart: Uint32Array, 
+/**
+ * The host index of each run (-1 for a host the result does not list).
+ */
+runHost: Int32Array, runFrom: Float64Array, runTo: Float64Array, deferralStart: Uint32Array, deferralFrom: Float64Array, deferralTo: Float64Array, pauseStart: Uint32Array, pauseFrom: Float64Array, pauseTo: Float64Array, 
+/**
+ * A string index.
+ */
+hostCluster: Uint32Array, hostCores: Uint32Array, hostMemory: Float64Array, hostBusyMs: Float64Array, hostMeanUtilization: Float64Array, hostEnergyJ: Float64Array, hostIdleEnergyJ: Float64Array, hostDynamicEnergyJ: Float64Array, 
+/**
+ * NaN without a carbon trace.
+ */
+hostCarbonG: Float64Array, hostTasksRun: Float64Array, };
+
+/**
+ * The bars of a run's timeline, as columns. Bar `j` spans `from[j]..to[j]` (simulation ms) in
+ * lane `lane[j]`, row `row[j]`; its kind is `kind[j]` (0 queued, 1 deferred, 2 paused, 3
+ * running, 4 terminated) and its task `task[j]`. The bars of lane `l` are
+ * `laneStart[l]..laneStart[l + 1]`, in order of start; those of task `i` are `taskBars[k]` for
+ * `k` in `taskBarStart[i]..taskBarStart[i + 1]`.
+ */
+export type TimelineBars = { 
+/**
+ * Hosts, plus one lane for tasks never placed when there are any.
+ */
+lanes: number, from: Float64Array, to: Float64Array, lane: Int32Array, row: Int32Array, kind: Uint8Array, task: Int32Array, 
+/**
+ * `lanes + 1` offsets.
+ */
+laneStart: Int32Array, 
+/**
+ * Rows of each lane (at least 1).
+ */
+laneRows: Int32Array, 
+/**
+ * The longest bar of each lane, ms (a search back from a time needs go no further).
+ */
+laneMaxDur: Float64Array, 
+/**
+ * `tasks + 1` offsets into `taskBars`.
+ */
+taskBarStart: Int32Array, taskBars: Int32Array, 
+/**
+ * 1 for a completed task that finished after its deadline.
+ */
+missed: Uint8Array, };
+
+/**
+ * The result of a run without its tasks and hosts (those are in [`BinaryRun::columns`]): the
+ * same fields, with the same values, as the JSON result's.
+ */
+export type ResultHead = { metrics: Metrics, series: Series, warnings: Array<Diagnostic>, startEpochMs: number, provenance: Provenance, };
+
+/**
+ * A finished run for the page: [`RunAnswer`] with the result's tasks and hosts as columns and
+ * the timeline's bars laid out ([`TimelineBars`]).
+ */
+export type BinaryRun = { run: number, notes: Array<Note>, overview: Overview, result: ResultHead, columns: RunColumns, bars: TimelineBars, };
+
+/**
  * An OpenDC experiment of the page's run: the experiment file, its topology file and notes on
  * what OpenDC does differently (the page zips them with the parquet files).
  */
@@ -1538,7 +1651,7 @@ from: number,
 kinds: Array<string>, timeMs: Array<number>, kind: Array<number>, task: Array<number>, host: Array<number | null>, };
 
 /** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet
- * exports answer the object itself). `lastPanic`, `formatDuration`,
+ * exports and `runBinaryWithProgress` answer the object itself). `lastPanic`, `formatDuration`,
  * `formatDurationDifference` and `axisTicks` answer plain text, `start` nothing. */
 export interface Answers {
   check: Answer<CheckReport>;
@@ -1561,6 +1674,7 @@ export interface Answers {
   loadCarbon: Answer<LoadedInput>;
   run: Answer<RunAnswer>;
   runWithProgress: Answer<RunAnswer>;
+  runBinaryWithProgress: Answer<BinaryRun>;
   sweep: Answer<SweepReport>;
   sweepWithProgress: Answer<SweepReport>;
   sweepCsv: Answer<string>;
@@ -1571,6 +1685,7 @@ export interface Answers {
   exportScenario: Answer<string>;
   exportOpenDcExperiment: Answer<OpenDcExport>;
   exportOpenDc3Experiment: Answer<OpenDc3Export>;
+  exportOpenDc3Portfolio: Answer<OpenDc3Export>;
   exportWorkloadParquet: Answer<WorkloadParquet>;
   exportCarbonParquet: Answer<Uint8Array>;
   exportResult: Answer<string>;

@@ -1,0 +1,120 @@
+//! A run for the page, with its per-task and per-host data as columns rather than JSON
+//! ([`Session::run_binary`]): the wasm facade hands the columns over as typed arrays that the
+//! worker transfers, so a large result crosses to the page without a JSON text and without a
+//! parse. The JSON result ([`Session::run`], `exportResult`, the CLI) is unchanged.
+
+use super::handles::Session;
+use super::runs::{Handles, RunAnswer, RunOptions};
+use super::{guard, Answer};
+use crate::diag::Diagnostic;
+use crate::notes::Note;
+use crate::output::bars::TimelineBars;
+use crate::output::columns::RunColumns;
+use crate::sim::result::{Metrics, Provenance, Series};
+use serde::Serialize;
+
+/// The result of a run without its tasks and hosts (those are in [`BinaryRun::columns`]): the
+/// same fields, with the same values, as the JSON result's.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct ResultHead {
+    pub metrics: Metrics,
+    pub series: Series,
+    pub warnings: Vec<Diagnostic>,
+    pub start_epoch_ms: i64,
+    pub provenance: Provenance,
+}
+
+/// The parts of a binary run answer that are JSON (small, whatever the run's size).
+#[derive(Debug, Clone, Serialize)]
+pub struct BinaryRunHead {
+    pub run: u32,
+    pub notes: Vec<Note>,
+    pub overview: crate::overview::Overview,
+    pub result: ResultHead,
+}
+
+/// A finished run for the page: [`RunAnswer`] with the result's tasks and hosts as columns and
+/// the timeline's bars laid out ([`TimelineBars`]).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct BinaryRun {
+    pub run: u32,
+    pub notes: Vec<Note>,
+    pub overview: crate::overview::Overview,
+    pub result: ResultHead,
+    pub columns: RunColumns,
+    pub bars: TimelineBars,
+}
+
+impl BinaryRun {
+    /// The columns of a run answer.
+    pub fn from_answer(a: RunAnswer) -> BinaryRun {
+        let columns = RunColumns::from_result(&a.result);
+        let bars = TimelineBars::from_columns(&columns);
+        let r = a.result;
+        BinaryRun {
+            run: a.run,
+            notes: a.notes,
+            overview: a.overview,
+            result: ResultHead {
+                metrics: r.metrics,
+                series: r.series,
+                warnings: r.warnings,
+                start_epoch_ms: r.start_epoch_ms,
+                provenance: r.provenance,
+            },
+            columns,
+            bars,
+        }
+    }
+
+    /// The JSON parts, borrowed apart from the columns (the wasm facade writes them as JSON).
+    pub fn split(self) -> (BinaryRunHead, RunColumns, TimelineBars) {
+        (
+            BinaryRunHead {
+                run: self.run,
+                notes: self.notes,
+                overview: self.overview,
+                result: self.result,
+            },
+            self.columns,
+            self.bars,
+        )
+    }
+}
+
+impl Session {
+    /// [`Session::run_with_progress`], its result's tasks and hosts as columns.
+    pub fn run_binary(
+        &mut self,
+        handles: &Handles,
+        policy_text: &str,
+        options: &RunOptions,
+        progress: &mut dyn FnMut(f64),
+    ) -> Answer<BinaryRun> {
+        guard(
+            || match self.run_kept(handles, policy_text, options, progress) {
+                Ok(answer) => Answer::Success {
+                    value: BinaryRun::from_answer(answer),
+                },
+                Err(errors) => Answer::Failure { errors },
+            },
+        )
+    }
+
+    /// [`Session::run_binary`] from the page's JSON texts.
+    pub fn run_binary_str(
+        &mut self,
+        handles: &str,
+        policy_text: &str,
+        options: &str,
+        progress: &mut dyn FnMut(f64),
+    ) -> Answer<BinaryRun> {
+        match super::runs::parse_request(handles, options) {
+            Ok((h, o)) => self.run_binary(&h, policy_text, &o, progress),
+            Err(errors) => Answer::Failure { errors },
+        }
+    }
+}

@@ -1,0 +1,134 @@
+// The binary run (www/src/columns.js, the wasm's runBinaryWithProgress): the page's runs cross
+// from the worker as typed arrays. What the page draws from them must be what the JSON result
+// gives: every task's and host's record read from the columns equals the JSON result's (the
+// download, itself the native CLI's), and the timeline's bars (laid out in Rust) equal the bars
+// the page built from the JSON result before (the reference below is that code, kept here).
+import assert from 'node:assert/strict';
+import { open, runs, waitRun, setPolicy, native } from './lib.mjs';
+
+const TIMESHIFT = JSON.stringify({
+  type: 'timeshift', windowSize: 24, forecast: false, shortForecastThreshold: 0.2,
+  longForecastThreshold: 0.35, taskStopper: { windowSize: 24, forecast: false, forecastThreshold: 0.6 },
+}, null, 2);
+
+/** In the page: the JSON result of run A (exportResult) and its records and bars from the
+ * columns, with the bars the JSON result gives by the page's former buildModel. */
+async function compareInPage(page) {
+  return page.evaluate(async () => {
+    const p = window.__playground, r = p.state.results[0];
+    const answer = await p.sim.resultJson(r.run);
+    if (answer.type !== 'success') return { error: JSON.stringify(answer.errors) };
+    const json = JSON.parse(answer.value);
+    // The page's timeline model before the columns (www/src/timeline.js, buildModel), on the JSON.
+    const reference = (result) => {
+      const WAIT = 0, DEFER = 1, PAUSE = 2, RUN = 3, TERM = 4;
+      const hosts = result.hosts, tasks = result.tasks;
+      const laneOf = new Map(hosts.map((h, i) => [h.name, i]));
+      const unplaced = hosts.length;
+      const bars = { from: [], to: [], lane: [], kind: [], task: [] };
+      const push = (kind, lane, from, to, task) => {
+        bars.from.push(from); bars.to.push(Math.max(to, from)); bars.lane.push(lane); bars.kind.push(kind); bars.task.push(task);
+      };
+      let anyUnplaced = false;
+      const missed = [];
+      for (let ti = 0; ti < tasks.length; ti++) {
+        const t = tasks[ti];
+        missed.push(t.state === 'completed' && t.deadlineMs != null && t.finishMs > t.deadlineMs ? 1 : 0);
+        if (!t.runs.length) { anyUnplaced = true; push(TERM, unplaced, t.submitMs, t.finishMs, ti); continue; }
+        const laneBefore = (ms) => {
+          for (const x of t.runs) if (x.fromMs >= ms) return laneOf.get(x.host) ?? unplaced;
+          return laneOf.get(t.runs[t.runs.length - 1].host) ?? unplaced;
+        };
+        let pre = t.submitMs;
+        for (const x of t.runs) {
+          const lane = laneOf.get(x.host) ?? unplaced;
+          if (pre < x.fromMs) push(WAIT, lane, pre, x.fromMs, ti);
+          push(RUN, lane, x.fromMs, x.toMs, ti);
+          pre = x.toMs;
+        }
+        for (const d of t.deferrals) push(DEFER, laneBefore(d.toMs), d.fromMs, d.toMs, ti);
+        for (const q of t.pauses) push(PAUSE, laneBefore(q.toMs), q.fromMs, q.toMs, ti);
+        if (t.state === 'terminated') push(TERM, laneOf.get(t.runs[t.runs.length - 1].host) ?? unplaced, t.finishMs, t.finishMs, ti);
+      }
+      const lanes = hosts.length + (anyUnplaced ? 1 : 0);
+      const n = bars.from.length;
+      const extent = new Map();
+      for (let i = 0; i < n; i++) {
+        const key = bars.task[i] * lanes + bars.lane[i];
+        const e = extent.get(key);
+        if (!e) extent.set(key, [bars.from[i], bars.to[i]]);
+        else { if (bars.from[i] < e[0]) e[0] = bars.from[i]; if (bars.to[i] > e[1]) e[1] = bars.to[i]; }
+      }
+      const items = [...extent].map(([key, [from, to]]) => ({ key, lane: key % lanes, from, to }));
+      items.sort((a, b) => a.lane - b.lane || a.from - b.from);
+      const rowOf = new Map();
+      const laneRows = new Array(lanes).fill(1);
+      let ends = [], current = -1;
+      for (const it of items) {
+        if (it.lane !== current) { ends = []; current = it.lane; }
+        let k = 0;
+        while (k < ends.length && ends[k] > it.from) k++;
+        ends[k] = it.to;
+        rowOf.set(it.key, k);
+        if (k + 1 > laneRows[it.lane]) laneRows[it.lane] = k + 1;
+      }
+      const order = Array.from({ length: n }, (_, i) => i);
+      order.sort((a, b) => bars.lane[a] - bars.lane[b] || bars.from[a] - bars.from[b] || bars.kind[a] - bars.kind[b]);
+      return {
+        lanes, laneRows, missed,
+        bars: order.map((i) => [bars.lane[i], rowOf.get(bars.task[i] * lanes + bars.lane[i]) || 0, bars.kind[i], bars.task[i], bars.from[i], bars.to[i]]),
+      };
+    };
+    const want = reference(json);
+    const m = p.timelines[0].model;
+    const got = {
+      lanes: m.lanes, laneRows: [...m.laneRows], missed: [...m.missed],
+      bars: Array.from({ length: m.n }, (_, j) => [m.lane[j], m.row[j], m.kind[j], m.task[j], m.from[j], m.to[j]]),
+    };
+    const kinds = [0, 0, 0, 0, 0];
+    for (const b of want.bars) kinds[b[2]]++;
+    return {
+      json: answer.value, tasks: r.data.tasks, hosts: r.data.hosts, jsonTasks: json.tasks, jsonHosts: json.hosts,
+      want, got, kinds, typed: r.data.c.submitMs instanceof Float64Array && m.from instanceof Float64Array,
+    };
+  });
+}
+
+async function check(page, label) {
+  const c = await compareInPage(page);
+  assert.equal(c.error, undefined, c.error);
+  assert.ok(c.typed, `${label}: the columns are typed arrays`);
+  assert.equal(c.tasks.length, c.jsonTasks.length, `${label}: tasks`);
+  for (let i = 0; i < c.tasks.length; i++) assert.deepStrictEqual(c.tasks[i], c.jsonTasks[i], `${label}: task ${i}`);
+  assert.deepStrictEqual(c.hosts, c.jsonHosts, `${label}: hosts`);
+  assert.deepStrictEqual(c.got.lanes, c.want.lanes, `${label}: lanes`);
+  assert.deepStrictEqual(c.got.laneRows, c.want.laneRows, `${label}: rows per lane`);
+  assert.deepStrictEqual(c.got.missed, c.want.missed, `${label}: missed deadlines`);
+  assert.equal(c.got.bars.length, c.want.bars.length, `${label}: bars`);
+  for (let j = 0; j < c.got.bars.length; j++) assert.deepStrictEqual(c.got.bars[j], c.want.bars[j], `${label}: bar ${j}`);
+  return c;
+}
+
+export const BINARY_TESTS = [
+  ['the binary run draws what the JSON result gives: records and bars (teaching, Mem and time-shifting)', async ({ page, url }) => {
+    await open(page, url);
+    const mem = await check(page, 'teaching under Mem');
+    // The JSON the page downloads is the native CLI's, byte for byte but the version.
+    const cli = native();
+    const strip = (r) => ({ ...r, provenance: { ...r.provenance, version: '' } });
+    assert.deepStrictEqual(strip(JSON.parse(mem.json)), strip(cli));
+    const before = await runs(page);
+    await setPolicy(page, TIMESHIFT);
+    await waitRun(page, before);
+    const ts = await check(page, 'teaching under time-shifting with the task stopper');
+    assert.ok(ts.kinds[1] > 0 && ts.kinds[2] > 0, `deferrals and pauses drawn: ${ts.kinds}`);
+  }],
+  ['the binary run draws what the JSON result gives on surf_week', async ({ page, url }) => {
+    await open(page, url);
+    const before = await runs(page);
+    await page.selectOption('[data-testid=sample-picker]', 'surf_week');
+    await waitRun(page, before, 120000);
+    const c = await check(page, 'surf_week under Mem');
+    assert.equal(c.tasks.length, 6295);
+  }],
+];
