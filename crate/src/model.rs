@@ -213,6 +213,33 @@ pub struct TaskSpec {
     pub fragments: std::ops::Range<u32>,
 }
 
+impl Workload {
+    /// Task `task`'s fragments in order, each as (duration ms, CPU usage MHz).
+    pub fn task_fragments(&self, task: &TaskSpec) -> impl Iterator<Item = (i64, f64)> + '_ {
+        let range = task.fragments.start as usize..task.fragments.end as usize;
+        self.fragment_duration_ms[range.clone()]
+            .iter()
+            .copied()
+            .zip(self.fragment_cpu_usage_mhz[range].iter().copied())
+    }
+
+    /// Appends `task` with `fragments` (duration ms, CPU usage MHz) as its own, setting its
+    /// fragment range (its `duration_ms` is left as given).
+    pub fn push_task(
+        &mut self,
+        mut task: TaskSpec,
+        fragments: impl IntoIterator<Item = (i64, f64)>,
+    ) {
+        let start = self.fragment_duration_ms.len() as u32;
+        for (d, u) in fragments {
+            self.fragment_duration_ms.push(d);
+            self.fragment_cpu_usage_mhz.push(u);
+        }
+        task.fragments = start..self.fragment_duration_ms.len() as u32;
+        self.tasks.push(task);
+    }
+}
+
 impl TaskSpec {
     /// Whether time-shifting can defer the task: deferrable and with a deadline (SPEC 7.2; a
     /// deferrable task without one is never deferred).
