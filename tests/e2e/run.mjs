@@ -479,16 +479,23 @@ test('surf_week parquet files from disk complete 6295 tasks', async ({ page, url
   await page.waitForTimeout(300);
   await shot(page, 'surf_week');
   // Cancel during a run: the worker restarts, the inputs are loaded again, and the next edit
-  // runs. The cancel is clicked as soon as a run starts; on a machine fast enough to finish
-  // first (surf_week runs in about 250 ms in wasm on a quiet machine) the test edits again.
+  // runs. The cancel is clicked by the page itself the moment the status says a run started
+  // (a run of surf_week takes about 300 ms, shorter than Playwright's polling can rely on
+  // catching); should a run still finish first, the test edits again.
   const policies = ['MemInv', 'CoreMem', 'CoreMemInv', 'ProvisionedCores'];
   let state = null;
   for (let attempt = 0; attempt < policies.length && state !== 'cancelled'; attempt++) {
+    await page.evaluate(() => {
+      const status = document.querySelector('[data-testid=run-status]');
+      const watch = new MutationObserver(() => {
+        if (status.dataset.state !== 'running') return;
+        watch.disconnect();
+        // A click through the DOM, as a person's would be at that moment.
+        document.querySelector('[data-testid=cancel]').click();
+      });
+      watch.observe(status, { attributes: true, attributeFilter: ['data-state'] });
+    });
     await setPolicy(page, prefab(policies[attempt]));
-    await page.waitForFunction(() => document.querySelector('[data-testid=run-status]').dataset.state === 'running');
-    // A click through the DOM: a button the finished run disabled ignores it, where Playwright's
-    // click would wait for it to be enabled again.
-    await page.evaluate(() => document.querySelector('[data-testid=cancel]').click());
     await page.waitForFunction(() => ['cancelled', 'done'].includes(document.querySelector('[data-testid=run-status]').dataset.state), null, { timeout: 120000 });
     state = await page.$eval('[data-testid=run-status]', (e) => e.dataset.state);
   }
