@@ -18,6 +18,7 @@ import { GENERATOR_TESTS } from './generator.mjs';
 import { REPLAY_TESTS } from './replay.mjs';
 import { PORTFOLIO_TESTS } from './portfolio.mjs';
 import { BINARY_TESTS } from './binary.mjs';
+import { SCALE_TESTS } from './scale.mjs';
 
 const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
 /** Fails unless the page's wasm build exports `fn`: the build always ships it, so a test of it
@@ -358,6 +359,7 @@ for (const [name, fn] of GENERATOR_TESTS) test(name, fn);
 // The replay of a run, step by step (tests/e2e/replay.mjs).
 for (const [name, fn] of REPLAY_TESTS) test(name, fn);
 for (const [name, fn] of BINARY_TESTS) test(name, fn);
+for (const [name, fn] of SCALE_TESTS) test(name, fn);
 for (const [name, fn] of PORTFOLIO_TESTS) test(name, fn);
 // Lesson files: predict, then reveal; from a file and a link; bounded links (tests/e2e/lesson_files.mjs).
 for (const [name, fn] of LESSON_FILE_TESTS) test(name, fn);
@@ -479,16 +481,23 @@ test('surf_week parquet files from disk complete 6295 tasks', async ({ page, url
   await page.waitForTimeout(300);
   await shot(page, 'surf_week');
   // Cancel during a run: the worker restarts, the inputs are loaded again, and the next edit
-  // runs. The cancel is clicked as soon as a run starts; on a machine fast enough to finish
-  // first (surf_week runs in about 250 ms in wasm on a quiet machine) the test edits again.
+  // runs. The cancel is clicked by the page itself the moment the status says a run started
+  // (a run of surf_week takes about 300 ms, shorter than Playwright's polling can rely on
+  // catching); should a run still finish first, the test edits again.
   const policies = ['MemInv', 'CoreMem', 'CoreMemInv', 'ProvisionedCores'];
   let state = null;
   for (let attempt = 0; attempt < policies.length && state !== 'cancelled'; attempt++) {
+    await page.evaluate(() => {
+      const status = document.querySelector('[data-testid=run-status]');
+      const watch = new MutationObserver(() => {
+        if (status.dataset.state !== 'running') return;
+        watch.disconnect();
+        // A click through the DOM, as a person's would be at that moment.
+        document.querySelector('[data-testid=cancel]').click();
+      });
+      watch.observe(status, { attributes: true, attributeFilter: ['data-state'] });
+    });
     await setPolicy(page, prefab(policies[attempt]));
-    await page.waitForFunction(() => document.querySelector('[data-testid=run-status]').dataset.state === 'running');
-    // A click through the DOM: a button the finished run disabled ignores it, where Playwright's
-    // click would wait for it to be enabled again.
-    await page.evaluate(() => document.querySelector('[data-testid=cancel]').click());
     await page.waitForFunction(() => ['cancelled', 'done'].includes(document.querySelector('[data-testid=run-status]').dataset.state), null, { timeout: 120000 });
     state = await page.$eval('[data-testid=run-status]', (e) => e.dataset.state);
   }

@@ -43,6 +43,7 @@ export class Engine {
     this.generation = 0;
     this.exports = [];
     this.restarts = 0;
+    this.cancels = 0;
     this.start();
   }
 
@@ -139,8 +140,24 @@ export class Engine {
     return this.ready;
   }
 
-  /** Cancels whatever runs now (terminate and restart). */
-  cancel() { return this.restart('cancelled', { cancelled: true }); }
+  /** Cancels whatever runs now (terminate and restart), and any run about to start. */
+  cancel() {
+    this.cancels += 1;
+    return this.restart('cancelled', { cancelled: true });
+  }
+
+  /** Waits until the worker is ready with every input loaded again, however many restarts come
+   * meanwhile; false when the page cancelled during the wait (a run asked for just before a
+   * Cancel must not start after it, on inputs the new worker has not loaded yet). */
+  async settled() {
+    const cancels = this.cancels;
+    let generation;
+    do {
+      generation = this.generation;
+      await this.ready;
+    } while (generation !== this.generation);
+    return this.cancels === cancels;
+  }
 
   /**
    * Loads an input once; the answer's value gains `ref` (kept for reloads) on success.
@@ -208,7 +225,7 @@ export class Engine {
   /** Runs inputs (refs) under a policy; resolves to the answer, its value {run: ref, result,
    * data, bars} (the run's columns: www/src/columns.js). */
   async run(inputs, policyText, options, onProgress) {
-    await this.ready;
+    if (!(await this.settled())) return failure('cancelled', { cancelled: true });
     const args = [this.handlesJson(inputs), policyText, JSON.stringify(options)];
     const started = performance.now();
     const answer = await this.post('runBinaryWithProgress', args, onProgress);
@@ -222,7 +239,7 @@ export class Engine {
   /** A sweep (the wasm's sweepWithProgress) of inputs (refs) under a policy; `spec` is
    * {parameter, values, seeds}. Resolves to the answer, its value the report. */
   async sweep(inputs, policyText, options, spec, onProgress) {
-    await this.ready;
+    if (!(await this.settled())) return failure('cancelled', { cancelled: true });
     return this.post('sweepWithProgress', [this.handlesJson(inputs), policyText, JSON.stringify(options), JSON.stringify(spec)], onProgress);
   }
 

@@ -104,7 +104,7 @@ impl Limits {
             self.max_tasks,
             "tasks",
         )?;
-        let fragments = s.workload.fragment_duration_ms.len() as u64;
+        let fragments = s.workload.fragments.len();
         self.check_count("the workload", fragments, self.max_fragments, "fragments")
     }
 
@@ -119,7 +119,7 @@ impl Limits {
                     self.max_tasks,
                     "tasks",
                 )?;
-                let fragments = w.fragment_duration_ms.len() as u64;
+                let fragments = w.fragments.len();
                 self.check_count("the workload", fragments, self.max_fragments, "fragments")
             }
             Held::Carbon(_) | Held::Run(_) => Ok(()),

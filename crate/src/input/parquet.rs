@@ -31,7 +31,9 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod scan;
+mod stream;
 pub use scan::RowSet;
+pub use stream::{Batch, Stream, Want, SIDE_BY_SIDE_BATCH};
 
 /// A decoded column: one value per row (a null row holds the type's default) and, when the
 /// column has nulls, which rows are present.
@@ -550,13 +552,14 @@ impl Table {
         }))
     }
 
-    /// A required column: its values, or the error naming it and the columns found.
-    pub fn require_column<T>(
+    /// A required column (its values, or a [`Stream`] of them), or the error naming it and the
+    /// columns found.
+    pub fn require_column<C>(
         &self,
         name: &str,
         expected: &str,
-        column: Result<Option<Column<T>>, Diagnostic>,
-    ) -> Result<Column<T>, Diagnostic> {
+        column: Result<Option<C>, Diagnostic>,
+    ) -> Result<C, Diagnostic> {
         column?.ok_or_else(|| self.missing(name, expected))
     }
 

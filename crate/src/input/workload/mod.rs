@@ -12,6 +12,7 @@
 //! the JSON reader's checks); `select_parquet.rs` reads only a window or sample of a parquet
 //! workload ([`crate::select`]).
 
+mod parquet_fragments;
 mod read_csv;
 mod read_json;
 mod read_parquet;
