@@ -125,6 +125,14 @@ impl Fragments {
         k
     }
 
+    /// Makes room for `runs` more runs at once (as many as can be had: nothing when the memory
+    /// is not there), so that a reader that knows an upper bound never grows the store by
+    /// copying it: in wasm a copy needs the old and the new store at once, and linear memory
+    /// never shrinks. [`Fragments::shrink`] gives the rest back.
+    pub fn reserve(&mut self, runs: usize) {
+        let _ = self.runs.try_reserve_exact(runs);
+    }
+
     /// Drops the runs from `start` on (a task being read turned out invalid).
     pub fn truncate(&mut self, start: u32) {
         let start = start as usize;

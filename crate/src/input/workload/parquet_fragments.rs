@@ -259,6 +259,9 @@ pub(super) fn read(
         orphans: 0,
         gpu_used: false,
     };
+    // At most one run per row: room for them all at once (a forged footer's count is bounded
+    // by the file's size), given back by `shrink` once the runs are known.
+    g.fragments.reserve(f.rows_bound());
     let mut streams = vec![columns.id, columns.duration, columns.usage];
     streams.extend(columns.gpu);
     f.side_by_side(&mut streams, |first, b| g.batch(p, first, b))
@@ -296,6 +299,7 @@ fn gather(mut fragments: Fragments, blocks: Vec<Vec<Range<u32>>>) -> (Fragments,
         return (fragments, ranges);
     }
     let mut out = Fragments::default();
+    out.reserve(fragments.run_count());
     let ranges = blocks
         .iter()
         .map(|task_blocks| {
