@@ -80,12 +80,12 @@ fn workload_json(w: &Workload) -> Value {
         .tasks
         .iter()
         .map(|t| {
-            let r = t.fragments.start as usize..t.fragments.end as usize;
+            let (duration, usage): (Vec<i64>, Vec<f64>) = w.task_fragments(t).unzip();
             let mut task = json!({
                 "id": t.id, "name": t.name, "submissionTime": t.submission_ms, "duration": t.duration_ms,
                 "cpuCount": t.cpu_count, "cpuCapacity": t.cpu_capacity_mhz, "memory": t.memory_mib,
                 "deferrable": t.deferrable,
-                "fragments": {"duration": &w.fragment_duration_ms[r.clone()], "cpuUsage": &w.fragment_cpu_usage_mhz[r]}
+                "fragments": {"duration": duration, "cpuUsage": usage}
             });
             if let Some(d) = t.deadline_ms {
                 task["deadline"] = json!(d);

@@ -31,6 +31,7 @@ pub mod sim;
 pub mod sweep;
 pub mod synth;
 pub mod task_table;
+pub mod tile;
 #[cfg(feature = "ts")]
 pub mod typescript;
 #[cfg(target_arch = "wasm32")]

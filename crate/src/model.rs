@@ -7,6 +7,9 @@
 
 use crate::diag::Diagnostic;
 
+mod fragments;
+pub use fragments::{Fragments, Piece, Run};
+
 /// A datacenter: clusters of host groups, expanded to hosts in topology order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Topology {
@@ -179,10 +182,8 @@ impl Topology {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Workload {
     pub tasks: Vec<TaskSpec>,
-    /// Duration of each fragment, ms; task `t` owns `t.fragments` of this and the next array.
-    pub fragment_duration_ms: Vec<i64>,
-    /// CPU usage of each fragment, MHz (total over the task's cores).
-    pub fragment_cpu_usage_mhz: Vec<f64>,
+    /// The fragments of every task, as runs; task `t` owns the runs `t.fragments`.
+    pub fragments: Fragments,
     /// Input tasks left out (for example parquet tasks without fragments).
     pub dropped: u64,
     /// What was dropped, not modelled or inconsistent, one warning each.
@@ -209,18 +210,15 @@ pub struct TaskSpec {
     pub deferrable: bool,
     /// Absolute ms; `None` when the task has no deadline.
     pub deadline_ms: Option<i64>,
-    /// Range into the workload's flat fragment arrays; empty when the task has no fragments.
+    /// Range of the workload's fragment runs ([`Fragments`]); empty when the task has no
+    /// fragments.
     pub fragments: std::ops::Range<u32>,
 }
 
 impl Workload {
     /// Task `task`'s fragments in order, each as (duration ms, CPU usage MHz).
     pub fn task_fragments(&self, task: &TaskSpec) -> impl Iterator<Item = (i64, f64)> + '_ {
-        let range = task.fragments.start as usize..task.fragments.end as usize;
-        self.fragment_duration_ms[range.clone()]
-            .iter()
-            .copied()
-            .zip(self.fragment_cpu_usage_mhz[range].iter().copied())
+        self.fragments.iter(&task.fragments)
     }
 
     /// Appends `task` with `fragments` (duration ms, CPU usage MHz) as its own, setting its
@@ -230,13 +228,26 @@ impl Workload {
         mut task: TaskSpec,
         fragments: impl IntoIterator<Item = (i64, f64)>,
     ) {
-        let start = self.fragment_duration_ms.len() as u32;
+        let start = self.fragments.begin_task();
         for (d, u) in fragments {
-            self.fragment_duration_ms.push(d);
-            self.fragment_cpu_usage_mhz.push(u);
+            self.fragments.push(d, u);
         }
-        task.fragments = start..self.fragment_duration_ms.len() as u32;
+        task.fragments = start..self.fragments.end();
         self.tasks.push(task);
+    }
+
+    /// Every task's fragments in task order, as two columns (durations ms, CPU usages MHz):
+    /// the flat form of writers and tests.
+    pub fn fragment_columns(&self) -> (Vec<i64>, Vec<f64>) {
+        self.tasks
+            .iter()
+            .flat_map(|t| self.task_fragments(t))
+            .unzip()
+    }
+
+    /// How many fragments task `task` has.
+    pub fn fragment_count(&self, task: &TaskSpec) -> u64 {
+        self.fragments.count(&task.fragments)
     }
 }
 

@@ -205,14 +205,14 @@ pub fn select(w: &Workload, s: &Selection) -> Result<Workload, Vec<Diagnostic>> 
         ..Workload::default()
     };
     for t in w.tasks.iter().filter(|t| s.keeps(&t.id, t.submission_ms)) {
-        let (a, b) = (t.fragments.start as usize, t.fragments.end as usize);
-        let start = out.fragment_duration_ms.len() as u32;
-        out.fragment_duration_ms
-            .extend_from_slice(&w.fragment_duration_ms[a..b]);
-        out.fragment_cpu_usage_mhz
-            .extend_from_slice(&w.fragment_cpu_usage_mhz[a..b]);
+        let start = out.fragments.begin_task();
+        for &run in w.fragments.runs(&t.fragments) {
+            let p = w.fragments.piece(run);
+            out.fragments
+                .push_run(p.duration_ms, p.cpu_usage_mhz, run.count);
+        }
         let mut task = t.clone();
-        task.fragments = start..out.fragment_duration_ms.len() as u32;
+        task.fragments = start..out.fragments.end();
         out.tasks.push(task);
     }
     if out.tasks.is_empty() {
@@ -238,12 +238,7 @@ mod tests {
     fn workload() -> Workload {
         let mut w = Workload::default();
         for (k, id) in ["a", "b", "c", "d", "e", "f", "g", "h"].iter().enumerate() {
-            let start = w.fragment_duration_ms.len() as u32;
-            for _ in 0..=k {
-                w.fragment_duration_ms.push(5);
-                w.fragment_cpu_usage_mhz.push(k as f64);
-            }
-            w.tasks.push(TaskSpec {
+            let task = TaskSpec {
                 id: id.to_string(),
                 name: id.to_string(),
                 submission_ms: 10 * k as i64,
@@ -255,8 +250,9 @@ mod tests {
                 gpu_capacity_mhz: 0.0,
                 deferrable: false,
                 deadline_ms: None,
-                fragments: start..w.fragment_duration_ms.len() as u32,
-            });
+                fragments: 0..0,
+            };
+            w.push_task(task, (0..=k).map(|_| (5, k as f64)));
         }
         w
     }
@@ -275,13 +271,15 @@ mod tests {
         };
         let w = select(&workload(), &s).expect("some tasks");
         assert_eq!(ids(&w), ["c", "d", "e"]);
-        assert_eq!(w.fragment_duration_ms, vec![5; 12]);
+        let fragments: Vec<(i64, f64)> = w.tasks.iter().flat_map(|t| w.task_fragments(t)).collect();
+        let usages: Vec<f64> = fragments.iter().map(|f| f.1).collect();
+        assert!(fragments.iter().all(|f| f.0 == 5));
         assert_eq!(
-            w.fragment_cpu_usage_mhz,
+            usages,
             [2.0, 2.0, 2.0, 3.0, 3.0, 3.0, 3.0, 4.0, 4.0, 4.0, 4.0, 4.0]
         );
-        let ranges: Vec<_> = w.tasks.iter().map(|t| t.fragments.clone()).collect();
-        assert_eq!(ranges, [0..3, 3..7, 7..12]);
+        let counts: Vec<_> = w.tasks.iter().map(|t| w.fragment_count(t)).collect();
+        assert_eq!(counts, [3, 4, 5]);
         // Open ends: from 60 on is g and h; before 10 is a.
         let from = Selection {
             from_ms: Some(60),

@@ -79,11 +79,10 @@ pub fn generate(spec: &SynthSpec) -> Workload {
         let fragments = ((raw / spec.fragment_ms as f64).round() as i64).max(1);
         let deferrable = draw.uniform() < spec.deferrable_share;
         let capacity = cores as f64 * spec.core_speed_mhz;
-        let start = w.fragment_duration_ms.len() as u32;
+        let start = w.fragments.begin_task();
         for _ in 0..fragments {
-            w.fragment_duration_ms.push(spec.fragment_ms);
             let usage = (capacity * draw.between(spec.usage)).round();
-            w.fragment_cpu_usage_mhz.push(usage);
+            w.fragments.push(spec.fragment_ms, usage);
         }
         let duration = fragments * spec.fragment_ms;
         w.tasks.push(TaskSpec {
@@ -98,7 +97,7 @@ pub fn generate(spec: &SynthSpec) -> Workload {
             gpu_capacity_mhz: 0.0,
             deferrable,
             deadline_ms: deferrable.then_some(t + 3 * duration),
-            fragments: start..start + fragments as u32,
+            fragments: start..w.fragments.end(),
         });
     }
     w
@@ -134,7 +133,7 @@ mod tests {
             let per_core = t.memory_mib as f64 / t.cpu_count as f64;
             assert!((999.0..=2001.0).contains(&per_core));
             assert!(t.duration_ms >= 60_000 && t.duration_ms <= 3_600_000);
-            assert_eq!(t.duration_ms, t.fragments.len() as i64 * 60_000);
+            assert_eq!(t.duration_ms, a.fragment_count(t) as i64 * 60_000);
             assert_eq!(t.deadline_ms.is_some(), t.deferrable);
         }
         // Mean gap close to 60 s over 499 gaps (exponential: sd of the mean ~ 60 s / sqrt(499)).

@@ -284,13 +284,9 @@ fn task_json(base: &Workload, i: usize, r: &Map<String, Value>) -> Result<Value,
     if !errors.is_empty() {
         return Err(errors);
     }
-    let fragments = source.filter(|t| !t.fragments.is_empty()).map(|t| {
-        let range = t.fragments.start as usize..t.fragments.end as usize;
-        (
-            base.fragment_duration_ms[range.clone()].to_vec(),
-            base.fragment_cpu_usage_mhz[range].to_vec(),
-        )
-    });
+    let fragments = source
+        .filter(|t| !t.fragments.is_empty())
+        .map(|t| base.task_fragments(t).unzip::<_, _, Vec<i64>, Vec<f64>>());
     match (fragments, duration) {
         (Some((d, u)), Some(ms)) if ms >= 1 => {
             let (d, u) = fit(d, u, ms);

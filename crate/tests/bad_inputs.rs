@@ -48,7 +48,7 @@ fn position(text: &str, at: usize) -> (u32, u32) {
 #[test]
 fn the_baselines_load() {
     let w = experiment::load_workload(&Disk, &corpus("workload-ok")).unwrap();
-    assert_eq!((w.tasks.len(), w.fragment_duration_ms.len()), (2, 3));
+    assert_eq!((w.tasks.len(), w.fragments.len()), (2, 3));
     assert!(w.warnings.is_empty(), "{:#?}", w.warnings);
     let w = experiment::load_workload(&Disk, &corpus("workload-ok.csv")).unwrap();
     assert_eq!(w.tasks.len(), 2);

@@ -410,8 +410,12 @@ fn every_prefix_of_a_topology_is_an_error_not_a_panic() {
 fn surf_week() {
     let w = workload("surf_week");
     assert_eq!(w.tasks.len(), 6295);
-    assert_eq!(w.fragment_duration_ms.len(), 2_323_475);
-    assert_eq!(w.fragment_cpu_usage_mhz.len(), 2_323_475);
+    assert_eq!(w.fragments.len(), 2_323_475);
+    let (durations, usages) = w.fragment_columns();
+    assert_eq!((durations.len(), usages.len()), (2_323_475, 2_323_475));
+    // Runs of equal consecutive fragments of one task, counted with pyarrow: 1,166,906, just
+    // over half the fragments (2 x 1,166,906 = 2,333,812).
+    assert_eq!(w.fragments.run_count(), 1_166_906);
     assert_eq!(w.dropped, 0);
     assert!(w.warnings.is_empty(), "{:#?}", w.warnings);
     assert!(w
@@ -423,27 +427,29 @@ fn surf_week() {
         (t.id.as_str(), t.submission_ms, t.duration_ms),
         ("2133099", 1_665_093_600_000, 27_930_000)
     );
-    assert_eq!(t.fragments.len(), 931);
+    assert_eq!(w.fragment_count(t), 931);
     assert_eq!(w.tasks[6294].id, "2138225");
-    assert_eq!(w.tasks[6294].fragments.len(), 9153);
-    assert_eq!(w.fragment_duration_ms.iter().sum::<i64>(), 69_704_250_000);
-    assert_eq!(
-        w.fragment_cpu_usage_mhz.iter().sum::<f64>(),
-        50_800_322_055.0
-    );
-    // Every task's duration is the sum of its fragments, and the ranges tile the arrays.
+    assert_eq!(w.fragment_count(&w.tasks[6294]), 9153);
+    assert_eq!(durations.iter().sum::<i64>(), 69_704_250_000);
+    assert_eq!(usages.iter().sum::<f64>(), 50_800_322_055.0);
+    // Every task's duration is the sum of its fragments, and the tasks' ranges of runs, in
+    // whatever order the reader laid them out, tile the store: every run is one task's.
+    let mut ranges: Vec<_> = w.tasks.iter().map(|t| t.fragments.clone()).collect();
+    ranges.sort_by_key(|r| (r.start, r.end));
     let mut next = 0;
+    for r in &ranges {
+        assert_eq!(r.start, next);
+        next = r.end;
+    }
+    assert_eq!(next as usize, w.fragments.run_count());
     for t in &w.tasks {
-        assert_eq!(t.fragments.start, next);
-        next = t.fragments.end;
-        let r = t.fragments.start as usize..t.fragments.end as usize;
-        assert_eq!(t.duration_ms, w.fragment_duration_ms[r].iter().sum::<i64>());
+        assert_eq!(t.duration_ms, w.fragments.duration(&t.fragments));
     }
     // Task 2152367 (row 6104) has fragments in two places of the file; they are grouped in
     // file order.
     let t = &w.tasks[6104];
     assert_eq!(t.id, "2152367");
-    let usage = &w.fragment_cpu_usage_mhz[t.fragments.start as usize..t.fragments.end as usize];
+    let usage: Vec<f64> = w.task_fragments(t).map(|f| f.1).collect();
     assert_eq!((usage.len(), t.duration_ms), (5519, 165_570_000));
     assert_eq!(usage.iter().sum::<f64>(), 135_858_849.0);
     assert_eq!(&usage[..3], &[24192.0, 25935.0, 28959.0]);
@@ -453,7 +459,7 @@ fn surf_week() {
 #[test]
 fn bitbrains_small_durations_come_from_the_fragments() {
     let w = workload("bitbrains-small");
-    assert_eq!((w.tasks.len(), w.fragment_duration_ms.len()), (50, 276_979));
+    assert_eq!((w.tasks.len(), w.fragments.len()), (50, 276_979));
     let t = &w.tasks[0];
     assert_eq!(
         (t.id.as_str(), t.cpu_count, t.cpu_capacity_mhz),
@@ -461,7 +467,7 @@ fn bitbrains_small_durations_come_from_the_fragments() {
     );
     // mem_capacity 181352 KB -> round(181.352) MiB.
     assert_eq!(
-        (t.memory_mib, t.fragments.len(), t.duration_ms),
+        (t.memory_mib, w.fragment_count(t), t.duration_ms),
         (181, 6148, 2_590_786_000)
     );
     assert_eq!(
@@ -481,7 +487,7 @@ fn bitbrains_small_durations_come_from_the_fragments() {
 #[test]
 fn legacy_trace_with_string_ids_and_nature_deferrable() {
     let w = workload("legacy_trace-v2.1");
-    let rows: Vec<(&str, bool, Option<i64>, usize)> = w
+    let rows: Vec<(&str, bool, Option<i64>, u64)> = w
         .tasks
         .iter()
         .map(|t| {
@@ -489,7 +495,7 @@ fn legacy_trace_with_string_ids_and_nature_deferrable() {
                 t.id.as_str(),
                 t.deferrable,
                 t.deadline_ms,
-                t.fragments.len(),
+                w.fragment_count(t),
             )
         })
         .collect();
@@ -524,7 +530,7 @@ fn workflow_columns_are_read_with_one_warning() {
 #[test]
 fn small_gpu_interleaved_fragments_and_a_gpu_usage_warning() {
     let w = workload("small_gpu");
-    assert_eq!((w.tasks.len(), w.fragment_duration_ms.len()), (25, 504_000));
+    assert_eq!((w.tasks.len(), w.fragments.len()), (25, 504_000));
     assert!(w
         .tasks
         .iter()
@@ -533,8 +539,8 @@ fn small_gpu_interleaved_fragments_and_a_gpu_usage_warning() {
     assert!(w
         .tasks
         .iter()
-        .all(|t| t.fragments.len() == 20_160 && t.duration_ms == 1_209_600));
-    assert!(w.fragment_duration_ms.iter().all(|&d| d == 60));
+        .all(|t| w.fragment_count(t) == 20_160 && t.duration_ms == 1_209_600));
+    assert!(w.fragment_columns().0.iter().all(|&d| d == 60));
     assert_eq!(
         w.warnings
             .iter()
@@ -552,13 +558,14 @@ fn single_task_and_task_scaling() {
         (t.duration_ms, t.cpu_capacity_mhz, t.memory_mib),
         (3_000_000, 39_600.0, 100)
     );
-    assert_eq!(w.fragment_cpu_usage_mhz, [39_600.0]);
+    assert_eq!(w.fragments.len(), 1);
+    assert_eq!(w.fragment_columns().1, [39_600.0]);
     let w = workload("taskScaling_1K_tasks");
     assert_eq!(w.tasks.len(), 1000);
     assert!(w
         .tasks
         .iter()
-        .all(|t| t.memory_mib == 10 && t.fragments.len() == 1 && t.duration_ms == 3_600_000));
+        .all(|t| t.memory_mib == 10 && w.fragment_count(t) == 1 && t.duration_ms == 3_600_000));
     assert!(w.warnings.is_empty(), "{:#?}", w.warnings);
 }
 
@@ -655,8 +662,11 @@ fn a_written_parquet_workload_reads_back() {
     let t = &w.tasks;
     assert_eq!((t[0].memory_mib, t[1].memory_mib), (1, 2));
     assert_eq!((t[0].duration_ms, t[1].duration_ms), (10, 20));
-    assert_eq!(w.fragment_duration_ms, [4, 6, 20]);
-    assert_eq!(w.fragment_cpu_usage_mhz, [500.0, 250.0, 2000.0]);
+    assert_eq!(w.fragments.len(), 3);
+    assert_eq!(
+        w.fragment_columns(),
+        (vec![4, 6, 20], vec![500.0, 250.0, 2000.0])
+    );
     assert!(w.warnings.is_empty(), "{:#?}", w.warnings);
 
     let w = two_tasks(|t, _| {
@@ -840,14 +850,17 @@ fn json_workload_with_both_fragment_forms() {
     );
     assert_eq!(
         (
-            t[0].fragments.clone(),
-            t[1].fragments.clone(),
-            t[2].fragments.clone()
+            w.fragment_count(&t[0]),
+            w.fragment_count(&t[1]),
+            w.fragment_count(&t[2])
         ),
-        (0..2, 2..4, 4..4)
+        (2, 2, 0)
     );
-    assert_eq!(w.fragment_duration_ms, [4, 6, 30, 30]);
-    assert_eq!(w.fragment_cpu_usage_mhz, [4000.0, 1000.0, 500.0, 0.0]);
+    assert_eq!(w.fragments.len(), 4);
+    assert_eq!(
+        w.fragment_columns(),
+        (vec![4, 6, 30, 30], vec![4000.0, 1000.0, 500.0, 0.0])
+    );
     assert_eq!(
         (t[1].deferrable, t[1].deadline_ms),
         (true, Some(1_704_070_800_000))
@@ -868,7 +881,7 @@ fn json_workload_with_both_fragment_forms() {
     let value: serde_json::Value = serde_json::from_str(JSON_WORKLOAD).unwrap();
     let from_value = workload_from_value(&value).unwrap();
     assert_eq!(from_value.tasks, w.tasks);
-    assert_eq!(from_value.fragment_duration_ms, w.fragment_duration_ms);
+    assert_eq!(from_value.fragment_columns().0, w.fragment_columns().0);
 }
 
 #[test]
@@ -961,7 +974,7 @@ fn csv_workload() {
         (t[1].deferrable, t[1].deadline_ms, t[1].cpu_capacity_mhz),
         (false, None, 1000.5)
     );
-    assert!(w.fragment_duration_ms.is_empty() && t.iter().all(|t| t.fragments.is_empty()));
+    assert!(w.fragments.is_empty() && t.iter().all(|t| w.fragment_count(t) == 0));
 }
 
 #[test]
@@ -1154,7 +1167,7 @@ fn bad_carbon_csv_and_json() {
 fn task_scaling_100() {
     // pyarrow: 100 tasks of 1 core, 1000 MHz, mem 10000 KB, duration 3600000, one fragment each.
     let w = workload("taskScaling_100_tasks");
-    assert_eq!((w.tasks.len(), w.fragment_duration_ms.len()), (100, 100));
+    assert_eq!((w.tasks.len(), w.fragments.len()), (100, 100));
     assert!(w.tasks.iter().all(
         |t| (t.cpu_count, t.cpu_capacity_mhz, t.memory_mib, t.duration_ms)
             == (1, 1000.0, 10, 3_600_000)

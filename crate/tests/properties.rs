@@ -52,16 +52,13 @@ fn workload(tasks: &[TaskIn]) -> Workload {
     for (i, &(submit, duration, cores, usage, memory, deferrable, slack)) in
         tasks.iter().enumerate()
     {
-        let start = w.fragment_duration_ms.len() as u32;
+        let start = w.fragments.begin_task();
         // Two fragments: the first half at full usage, the rest at half.
         let d1 = (duration * MIN) / 2;
         let d2 = duration * MIN - d1;
-        let mut n = 0;
         for (d, u) in [(d1, usage * cores as f64), (d2, usage * cores as f64 / 2.0)] {
             if d > 0 {
-                w.fragment_duration_ms.push(d);
-                w.fragment_cpu_usage_mhz.push(u);
-                n += 1;
+                w.fragments.push(d, u);
             }
         }
         let submission = EPOCH + submit * MIN;
@@ -77,7 +74,7 @@ fn workload(tasks: &[TaskIn]) -> Workload {
             gpu_capacity_mhz: 0.0,
             deferrable,
             deadline_ms: deferrable.then_some(submission + duration * MIN + slack * MIN),
-            fragments: start..start + n,
+            fragments: start..w.fragments.end(),
         });
     }
     w

@@ -257,17 +257,10 @@ fn dynamic_energy_by_host(
 
 /// A task's CPU usage over its progress: `(duration ms, MHz)` steps.
 fn usage_steps(workload: &Workload, spec: &TaskSpec) -> Vec<(i64, f64)> {
-    let range = spec.fragments.start as usize..spec.fragments.end as usize;
-    if range.is_empty() {
+    if workload.fragment_count(spec) == 0 {
         return vec![(spec.duration_ms, spec.cpu_capacity_mhz)];
     }
-    let durations = &workload.fragment_duration_ms[range.clone()];
-    let usages = &workload.fragment_cpu_usage_mhz[range];
-    durations
-        .iter()
-        .copied()
-        .zip(usages.iter().copied())
-        .collect()
+    workload.task_fragments(spec).collect()
 }
 
 /// Adds to `out` the pieces of a run from `from` to `to` that starts at progress `done`.

@@ -34,9 +34,8 @@ fn topology(count: u32, cores: u32, speed: f64, memory: i64) -> Topology {
 fn workload(tasks: &[(i64, i64, f64, u32)]) -> Workload {
     let mut w = Workload::default();
     for (i, &(submit, duration, usage, cores)) in tasks.iter().enumerate() {
-        let start = w.fragment_duration_ms.len() as u32;
-        w.fragment_duration_ms.push(duration);
-        w.fragment_cpu_usage_mhz.push(usage);
+        let start = w.fragments.begin_task();
+        w.fragments.push(duration, usage);
         w.tasks.push(TaskSpec {
             id: i.to_string(),
             name: format!("task-{i}"),
@@ -49,7 +48,7 @@ fn workload(tasks: &[(i64, i64, f64, u32)]) -> Workload {
             gpu_capacity_mhz: 0.0,
             deferrable: false,
             deadline_ms: None,
-            fragments: start..start + 1,
+            fragments: start..w.fragments.end(),
         });
     }
     w
@@ -278,10 +277,9 @@ fn the_simulated_time_limit_ends_the_run_at_the_limit() {
 /// (the submission and nine boundaries, the completion at 10 min is the eleventh), eleven are.
 #[test]
 fn the_instant_limit_counts_the_boundaries_of_fragments_of_the_same_usage() {
-    let mut w = workload(&[(0, 10 * MIN, 500.0, 1)]);
-    w.fragment_duration_ms = vec![MIN; 10];
-    w.fragment_cpu_usage_mhz = vec![500.0; 10];
-    w.tasks[0].fragments = 0..10;
+    let one = workload(&[(0, 10 * MIN, 500.0, 1)]);
+    let mut w = Workload::default();
+    w.push_task(one.tasks[0].clone(), vec![(MIN, 500.0); 10]);
     let t = topology(1, 2, 2000.0, 1 << 20);
     let p = policy(r#"{"type":"prefab","policyName":"Mem"}"#);
     let end = |max_instants: u64| {

@@ -179,10 +179,10 @@ fn the_task_stopper_resumes_a_task_of_fragments_at_the_fragment_it_reached() {
     let policy = r#"{"type": "timeshift", "filters": [{"type": "Compute"}], "weighers": [],
         "forecast": false, "windowSize": 2, "memorize": false,
         "taskStopper": {"forecast": false, "windowSize": 2}}"#;
-    let mut w = workload(3 * H, 24 * H);
-    w.fragment_duration_ms = vec![H / 2; 6];
-    w.fragment_cpu_usage_mhz = vec![1000.0, 500.0, 750.0, 250.0, 1000.0, 500.0];
-    w.tasks[0].fragments = 0..6;
+    let base = workload(3 * H, 24 * H);
+    let mut w = Workload::default();
+    let usages = [1000.0, 500.0, 750.0, 250.0, 1000.0, 500.0];
+    w.push_task(base.tasks[0].clone(), usages.map(|u| (H / 2, u)));
     let c = trace(&[100.0, 50.0, 500.0, 100.0, 100.0, 100.0]);
     let limited = |max_instants| Options {
         max_instants,

@@ -5,7 +5,7 @@
 use policy_playground::api::handles::{Limits, Session};
 use policy_playground::api::{workloads, Answer};
 use policy_playground::input::workload::read_json_workload;
-use policy_playground::model::Workload;
+use policy_playground::model::{TaskSpec, Workload};
 use serde_json::{json, Value};
 use std::process::Command;
 
@@ -124,6 +124,24 @@ fn workload_of(s: &Session, h: u32) -> Workload {
     read_json_workload(&ok(s.workload_json(h))).expect("reads")
 }
 
+/// The tasks without their ranges of fragment runs, which depend on how a reader laid the
+/// runs out.
+fn without_ranges(w: &Workload) -> Vec<TaskSpec> {
+    let mut tasks = w.tasks.clone();
+    for t in &mut tasks {
+        t.fragments = 0..0;
+    }
+    tasks
+}
+
+/// Each task's fragments, (duration ms, usage MHz), in task order.
+fn per_task(w: &Workload) -> Vec<Vec<(i64, f64)>> {
+    w.tasks
+        .iter()
+        .map(|t| w.task_fragments(t).collect())
+        .collect()
+}
+
 /// The table of the teaching sample, edited as it is, gives the same workload; a change, a
 /// removal and an added row do what they say.
 #[test]
@@ -158,14 +176,10 @@ fn the_task_table_edits_a_workload() {
     assert_eq!(edited.tasks.len(), 200);
     let t0 = &edited.tasks[0];
     assert_eq!((t0.duration_ms, t0.cpu_count), (720_000, 8));
-    assert_eq!(
-        edited.fragment_duration_ms[..3],
-        [300_000, 300_000, 120_000]
-    );
-    assert_eq!(
-        edited.fragment_cpu_usage_mhz[..3],
-        base.fragment_cpu_usage_mhz[..3]
-    );
+    let (durations, usages): (Vec<i64>, Vec<f64>) = edited.task_fragments(t0).unzip();
+    assert_eq!(durations, [300_000, 300_000, 120_000]);
+    let base_usages: Vec<f64> = base.task_fragments(&base.tasks[0]).map(|f| f.1).collect();
+    assert_eq!(usages, base_usages[..3]);
     assert_eq!(edited.tasks[1].id, "2");
     let added = &edited.tasks[199];
     assert_eq!(
@@ -368,9 +382,8 @@ fn a_parquet_trace_past_the_limit_is_read_through_a_window() {
     let expected =
         policy_playground::select::select(&workload_of(&whole_session, whole), &selection)
             .expect("kept");
-    assert_eq!(read.tasks, expected.tasks);
-    assert_eq!(read.fragment_duration_ms, expected.fragment_duration_ms);
-    assert_eq!(read.fragment_cpu_usage_mhz, expected.fragment_cpu_usage_mhz);
+    assert_eq!(without_ranges(&read), without_ranges(&expected));
+    assert_eq!(per_task(&read), per_task(&expected));
     // A sample too: the same tasks as sampling the whole.
     let sample = r#"{"fraction": 0.3, "seed": 9}"#;
     let sampled = ok(s.load_workload_parquet_selected(&tasks, &fragments, sample)).handle;
@@ -379,8 +392,14 @@ fn a_parquet_trace_past_the_limit_is_read_through_a_window() {
     let expected =
         policy_playground::select::select(&workload_of(&whole_session, whole), &selection)
             .expect("kept");
-    assert_eq!(read.tasks, expected.tasks);
-    assert_eq!(read.fragment_cpu_usage_mhz, expected.fragment_cpu_usage_mhz);
+    assert_eq!(without_ranges(&read), without_ranges(&expected));
+    let usages = |w: &Workload| -> Vec<Vec<f64>> {
+        let per_task = per_task(w).into_iter();
+        per_task
+            .map(|f| f.into_iter().map(|f| f.1).collect())
+            .collect()
+    };
+    assert_eq!(usages(&read), usages(&expected));
     // Everything holds too many fragments: refused before decoding, naming the limit.
     let two = r#"{"fromMs": "2022-10-01T00:00:00Z"}"#;
     let e = errors(s.load_workload_parquet_selected(&tasks, &fragments, two));

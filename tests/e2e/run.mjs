@@ -18,6 +18,7 @@ import { GENERATOR_TESTS } from './generator.mjs';
 import { REPLAY_TESTS } from './replay.mjs';
 import { PORTFOLIO_TESTS } from './portfolio.mjs';
 import { BINARY_TESTS } from './binary.mjs';
+import { SCALE_TESTS } from './scale.mjs';
 
 const has = (page, fn) => page.evaluate((f) => window.__playground.sim.has(f), fn);
 /** Fails unless the page's wasm build exports `fn`: the build always ships it, so a test of it
@@ -358,6 +359,7 @@ for (const [name, fn] of GENERATOR_TESTS) test(name, fn);
 // The replay of a run, step by step (tests/e2e/replay.mjs).
 for (const [name, fn] of REPLAY_TESTS) test(name, fn);
 for (const [name, fn] of BINARY_TESTS) test(name, fn);
+for (const [name, fn] of SCALE_TESTS) test(name, fn);
 for (const [name, fn] of PORTFOLIO_TESTS) test(name, fn);
 // Lesson files: predict, then reveal; from a file and a link; bounded links (tests/e2e/lesson_files.mjs).
 for (const [name, fn] of LESSON_FILE_TESTS) test(name, fn);

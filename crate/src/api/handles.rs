@@ -144,7 +144,7 @@ fn summarize(item: &Held) -> Summary {
         Held::Workload(w) => Summary {
             kind: "workload",
             tasks: Some(w.tasks.len() as u64),
-            fragments: Some(w.fragment_duration_ms.len() as u64),
+            fragments: Some(w.fragments.len()),
             deferrable_tasks: Some(w.tasks.iter().filter(|t| t.can_be_deferred()).count() as u64),
             deferrable_without_deadline: Some(
                 w.tasks

@@ -35,6 +35,29 @@ pub fn policy(text: &str) -> Result<Policy, String> {
         .map_err(|e| format!("benchmark policy: {e:?}"))
 }
 
+/// The streaming floor (issue 21): one pass over every task's fragment runs, reading each run's
+/// piece and summing the work it asks for (count x duration x CPU usage, MHz·ms), median ms of
+/// `repetitions` passes and the work. A simulation reads at least this much of the workload, so
+/// a figure's ratio to it says how far the figure is from the memory-bound limit.
+pub fn stream_floor(w: &Workload, repetitions: usize) -> (f64, f64) {
+    let mut work = 0.0;
+    let times = (0..repetitions.max(1))
+        .map(|_| {
+            let t0 = Instant::now();
+            work = 0.0;
+            for t in &w.tasks {
+                for &run in w.fragments.runs(&t.fragments) {
+                    let p = w.fragments.piece(run);
+                    work += f64::from(run.count) * p.duration_ms as f64 * p.cpu_usage_mhz;
+                }
+            }
+            black_box(work);
+            ms_since(t0)
+        })
+        .collect();
+    (median(times), work)
+}
+
 /// The median of some samples (0 for none).
 pub fn median(mut v: Vec<f64>) -> f64 {
     v.sort_by(f64::total_cmp);
@@ -232,4 +255,35 @@ pub fn time_simulation(
         completed = r.metrics.tasks_completed;
     }
     (median(times), completed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TaskSpec;
+
+    /// Two tasks: 2 x (30 ms at 1 MHz) then 10 ms at 2 MHz, and 4 x (5 ms at 0.5 MHz): work
+    /// 30 + 30 + 20 + 4 x 2.5 = 90 MHz·ms, whatever the runs.
+    #[test]
+    fn the_floor_sums_every_fragments_work() {
+        let task = TaskSpec {
+            id: "a".into(),
+            name: "a".into(),
+            submission_ms: 0,
+            duration_ms: 70,
+            cpu_count: 1,
+            cpu_capacity_mhz: 2.0,
+            memory_mib: 1,
+            gpu_count: 0,
+            gpu_capacity_mhz: 0.0,
+            deferrable: false,
+            deadline_ms: None,
+            fragments: 0..0,
+        };
+        let mut w = Workload::default();
+        w.push_task(task.clone(), [(30, 1.0), (30, 1.0), (10, 2.0)]);
+        w.push_task(task, [(5, 0.5); 4]);
+        assert_eq!(w.fragments.run_count(), 3);
+        assert_eq!(stream_floor(&w, 1).1, 90.0);
+    }
 }

@@ -49,10 +49,10 @@ pub fn generate(settings: &GeneratorSettings) -> Result<Workload, Vec<Diagnostic
         let minutes = duration_minutes(s, &mut draw);
         let deferrable = draw.uniform() < s.deferrable_share;
         let capacity = f64::from(cores) * s.core_speed_mhz;
-        let start = w.fragment_duration_ms.len();
+        let start = w.fragments.begin_task();
         let duration = if s.fragments {
             let count = (libm::round(minutes * MINUTE_MS / fragment_ms as f64) as i64).max(1);
-            if (start as u64).saturating_add(count as u64) > MAX_FRAGMENTS {
+            if w.fragments.len().saturating_add(count as u64) > MAX_FRAGMENTS {
                 return Err(vec![Diagnostic::error(
                     "fragmentMinutes",
                     format!("these settings give more than {MAX_FRAGMENTS} fragments; a generated workload holds at most {MAX_FRAGMENTS} (use longer fragments, or fewer or shorter tasks)"),
@@ -60,8 +60,7 @@ pub fn generate(settings: &GeneratorSettings) -> Result<Workload, Vec<Diagnostic
             }
             for _ in 0..count {
                 let share = s.usage_min + draw.uniform() * (s.usage_max - s.usage_min);
-                w.fragment_duration_ms.push(fragment_ms);
-                w.fragment_cpu_usage_mhz.push(libm::round(capacity * share));
+                w.fragments.push(fragment_ms, libm::round(capacity * share));
             }
             count * fragment_ms
         } else {
@@ -80,7 +79,7 @@ pub fn generate(settings: &GeneratorSettings) -> Result<Workload, Vec<Diagnostic
             gpu_capacity_mhz: 0.0,
             deferrable,
             deadline_ms: deferrable.then(|| submit + duration + slack),
-            fragments: start as u32..w.fragment_duration_ms.len() as u32,
+            fragments: start..w.fragments.end(),
         });
     }
     Ok(w)
@@ -142,13 +141,13 @@ mod tests {
             assert_eq!(t.cpu_capacity_mhz, f64::from(t.cpu_count) * 2100.0);
             assert_eq!(t.duration_ms % 300_000, 0);
             assert!((300_000..=480 * 60_000).contains(&t.duration_ms));
-            assert_eq!(t.fragments.len() as i64, t.duration_ms / 300_000);
+            assert_eq!(w.fragment_count(t) as i64, t.duration_ms / 300_000);
             match t.deadline_ms {
                 Some(d) => assert_eq!(d, t.submission_ms + 3 * t.duration_ms),
                 None => assert!(!t.deferrable),
             }
-            for k in t.fragments.clone() {
-                let u = w.fragment_cpu_usage_mhz[k as usize] / t.cpu_capacity_mhz;
+            for (_, usage) in w.task_fragments(t) {
+                let u = usage / t.cpu_capacity_mhz;
                 assert!((0.499..=1.0).contains(&u), "{u}");
             }
         }
@@ -197,7 +196,7 @@ mod tests {
             ..GeneratorSettings::default()
         };
         let w = generate(&s).expect("a workload");
-        assert!(w.fragment_duration_ms.is_empty());
+        assert!(w.fragments.is_empty());
         assert!(w
             .tasks
             .iter()

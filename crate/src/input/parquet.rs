@@ -31,7 +31,9 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 mod scan;
+mod stream;
 pub use scan::RowSet;
+pub use stream::{Batch, Stream, Want, SIDE_BY_SIDE_BATCH};
 
 /// A decoded column: one value per row (a null row holds the type's default) and, when the
 /// column has nulls, which rows are present.
@@ -132,6 +134,8 @@ pub struct Table {
 /// grows as it is decoded; surf_week's 2.3 M fragments in 1.7 MB fit in the reservation.
 const RESERVED_ROWS_PER_BYTE: usize = 16;
 const RESERVED_ROWS_MAX: usize = 1 << 22;
+/// Rows [`Table::rows_bound`] allows at most: the browser's 80 M fragments, and room above.
+const MAX_BOUND_ROWS: usize = 1 << 27;
 
 /// Checks that column chunk `chunk` lies inside a file of `file_len` bytes: the parquet crate
 /// asserts that its start (the dictionary page's offset, else the first data page's) and its
@@ -301,6 +305,15 @@ impl Table {
     /// Number of rows, as the footer says (a u64: on wasm32 a usize would wrap a forged 2^40).
     pub fn rows(&self) -> u64 {
         self.reader.metadata().file_metadata().num_rows().max(0) as u64
+    }
+
+    /// The footer's row count, bounded by what the file's bytes could plausibly hold (16 rows
+    /// per byte) and by [`MAX_BOUND_ROWS`]: what a reader may reserve room for at once.
+    pub fn rows_bound(&self) -> usize {
+        usize::try_from(self.rows())
+            .unwrap_or(usize::MAX)
+            .min(self.len.saturating_mul(RESERVED_ROWS_PER_BYTE))
+            .min(MAX_BOUND_ROWS)
     }
 
     /// The capacity to reserve for `rows` values: as many, unless the file is too small to
@@ -550,13 +563,14 @@ impl Table {
         }))
     }
 
-    /// A required column: its values, or the error naming it and the columns found.
-    pub fn require_column<T>(
+    /// A required column (its values, or a [`Stream`] of them), or the error naming it and the
+    /// columns found.
+    pub fn require_column<C>(
         &self,
         name: &str,
         expected: &str,
-        column: Result<Option<Column<T>>, Diagnostic>,
-    ) -> Result<Column<T>, Diagnostic> {
+        column: Result<Option<C>, Diagnostic>,
+    ) -> Result<C, Diagnostic> {
         column?.ok_or_else(|| self.missing(name, expected))
     }
 

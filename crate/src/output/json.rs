@@ -89,8 +89,7 @@ pub fn workload(w: &Workload) -> Value {
             task.insert("id".into(), json!(t.id));
             task.insert("name".into(), json!(t.name));
             task.insert("submissionTime".into(), json!(t.submission_ms));
-            let fragments = t.fragments.start as usize..t.fragments.end as usize;
-            if fragments.is_empty() {
+            if t.fragments.is_empty() {
                 task.insert("duration".into(), json!(t.duration_ms));
             }
             task.insert("cpuCount".into(), json!(t.cpu_count));
@@ -106,13 +105,11 @@ pub fn workload(w: &Workload) -> Value {
             if let Some(d) = t.deadline_ms {
                 task.insert("deadline".into(), json!(d));
             }
-            if !fragments.is_empty() {
+            if !t.fragments.is_empty() {
+                let (duration, usage): (Vec<i64>, Vec<f64>) = w.task_fragments(t).unzip();
                 task.insert(
                     "fragments".into(),
-                    json!({
-                        "duration": &w.fragment_duration_ms[fragments.clone()],
-                        "cpuUsage": &w.fragment_cpu_usage_mhz[fragments],
-                    }),
+                    json!({"duration": duration, "cpuUsage": usage}),
                 );
             }
             Value::Object(task)

@@ -433,10 +433,9 @@ fn trace_workload(w: &Workload) -> (Cow<'_, Workload>, Vec<String>) {
 pub fn with_fragments(w: &mut Workload) {
     for t in &mut w.tasks {
         if t.fragments.is_empty() {
-            let at = w.fragment_duration_ms.len() as u32;
-            w.fragment_duration_ms.push(t.duration_ms);
-            w.fragment_cpu_usage_mhz.push(t.cpu_capacity_mhz);
-            t.fragments = at..at + 1;
+            let at = w.fragments.begin_task();
+            w.fragments.push(t.duration_ms, t.cpu_capacity_mhz);
+            t.fragments = at..w.fragments.end();
         }
     }
 }
@@ -1131,29 +1130,36 @@ mod tests {
 
     #[test]
     fn a_task_without_fragments_gets_one_of_its_duration_at_its_capacity() {
-        let mut w = workload(vec![task("1", 0), task("2", 5)]);
-        w.fragment_duration_ms = vec![400, 600];
-        w.fragment_cpu_usage_mhz = vec![10.0, 20.0];
-        w.tasks[0].fragments = 0..2;
-        w.tasks[1].fragments = 0..0;
-        w.tasks[1].duration_ms = 7000;
-        w.tasks[1].cpu_capacity_mhz = 2500.0;
+        let bare = TaskSpec {
+            duration_ms: 7000,
+            cpu_capacity_mhz: 2500.0,
+            ..task("2", 5)
+        };
+        let mut w = Workload::default();
+        w.push_task(task("1", 0), [(400, 10.0), (600, 20.0)]);
+        w.push_task(bare.clone(), []);
         let (out, notes) = trace_workload(&w);
+        let fragments = |t: usize| out.task_fragments(&out.tasks[t]).collect::<Vec<_>>();
         assert_eq!(
-            out.tasks[0].fragments,
-            0..2,
+            fragments(0),
+            [(400, 10.0), (600, 20.0)],
             "a task with fragments keeps them"
         );
-        assert_eq!(out.tasks[1].fragments, 2..3);
-        assert_eq!(out.fragment_duration_ms, [400, 600, 7000]);
-        assert_eq!(out.fragment_cpu_usage_mhz, [10.0, 20.0, 2500.0]);
+        assert_eq!(fragments(1), [(7000, 2500.0)]);
+        let all: Vec<(i64, f64)> = out
+            .tasks
+            .iter()
+            .flat_map(|t| out.task_fragments(t))
+            .collect();
+        assert_eq!(all, [(400, 10.0), (600, 20.0), (7000, 2500.0)]);
         assert_eq!(notes.len(), 1);
         assert!(
             notes[0].starts_with("1 tasks have no fragments"),
             "{notes:?}"
         );
-        w.tasks[1].fragments = 1..2;
-        w.tasks[0].fragments = 0..1;
+        let mut w = Workload::default();
+        w.push_task(task("1", 0), [(400, 10.0)]);
+        w.push_task(bare, [(7000, 2500.0)]);
         let (same, notes) = trace_workload(&w);
         assert!(matches!(same, Cow::Borrowed(_)) && notes.is_empty());
     }

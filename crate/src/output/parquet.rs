@@ -137,28 +137,17 @@ pub fn workload(w: &Workload) -> Result<(Vec<u8>, Vec<u8>), String> {
     }
     let owners = t
         .iter()
-        .flat_map(|task| (task.fragments.start..task.fragments.end).map(move |_| task.id.clone()));
-    let fragment_rows = t
-        .iter()
-        .flat_map(|task| task.fragments.start..task.fragments.end);
+        .flat_map(|task| std::iter::repeat_n(task.id.clone(), w.fragment_count(task) as usize));
+    let fragment_rows = || t.iter().flat_map(|task| w.task_fragments(task));
     let fragments = vec![
         ids(owners),
         (
             "REQUIRED INT64 duration;",
-            Column::I64(
-                fragment_rows
-                    .clone()
-                    .map(|f| w.fragment_duration_ms[f as usize])
-                    .collect(),
-            ),
+            Column::I64(fragment_rows().map(|(d, _)| d).collect()),
         ),
         (
             "REQUIRED DOUBLE cpu_usage;",
-            Column::F64(
-                fragment_rows
-                    .map(|f| w.fragment_cpu_usage_mhz[f as usize])
-                    .collect(),
-            ),
+            Column::F64(fragment_rows().map(|(_, u)| u).collect()),
         ),
     ];
     Ok((write(tasks)?, write(fragments)?))

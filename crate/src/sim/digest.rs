@@ -84,6 +84,9 @@ pub fn topology(t: &Topology) -> String {
 /// Digest of a workload.
 pub fn workload(w: &Workload) -> String {
     let mut h = Fnv::new();
+    // Each task's fragments as a range of one flat list of the tasks' fragments in task order
+    // (how the fragments were stored before they became runs, so the digests stayed the same).
+    let mut flat = 0u64;
     for t in &w.tasks {
         h.str(&t.id);
         h.str(&t.name);
@@ -96,12 +99,19 @@ pub fn workload(w: &Workload) -> String {
         h.f64(t.gpu_capacity_mhz);
         h.u64(t.deferrable as u64);
         h.u64(t.deadline_ms.map_or(u64::MAX, |d| d as u64));
-        h.u64(t.fragments.start as u64);
-        h.u64(t.fragments.end as u64);
+        let count = w.fragments.count(&t.fragments);
+        h.u64(flat);
+        h.u64(flat + count);
+        flat += count;
     }
-    for (d, u) in w.fragment_duration_ms.iter().zip(&w.fragment_cpu_usage_mhz) {
-        h.u64(*d as u64);
-        h.f64(*u);
+    for t in &w.tasks {
+        for run in w.fragments.runs(&t.fragments) {
+            let p = w.fragments.piece(*run);
+            for _ in 0..run.count {
+                h.u64(p.duration_ms as u64);
+                h.f64(p.cpu_usage_mhz);
+            }
+        }
     }
     h.hex()
 }
@@ -205,14 +215,10 @@ mod tests {
             gpu_capacity_mhz: 0.0,
             deferrable: true,
             deadline_ms: Some(5000),
-            fragments: 0..1,
+            fragments: 0..0,
         };
-        let mut w = Workload {
-            tasks: vec![task],
-            fragment_duration_ms: vec![600_000],
-            fragment_cpu_usage_mhz: vec![1000.0],
-            ..Workload::default()
-        };
+        let mut w = Workload::default();
+        w.push_task(task, [(600_000, 1000.0)]);
         assert_eq!(workload(&w), "39f5e26cd07f7437");
         (w.tasks[0].deferrable, w.tasks[0].deadline_ms) = (false, None);
         assert_eq!(workload(&w), "ee02c57306ac156b");

@@ -147,7 +147,7 @@ impl<'a> Simulation<'a> {
                 generation: 0,
                 placed_seq: 0,
                 frag: u32::MAX,
-                frag_first: u32::MAX,
+                left: 0,
                 frag_stop: t.fragments.end,
                 frag_end: 0,
                 usage: 0.0,
@@ -527,7 +527,7 @@ mod tests {
     /// A seeded workload whose fragments often repeat the usage before them, some of zero
     /// length, half the tasks deferrable.
     fn repeating_workload(seed: u64, tasks: usize) -> Workload {
-        let mut w = generate(&SynthSpec {
+        let base = generate(&SynthSpec {
             seed,
             tasks,
             start_epoch_ms: 1_700_000_000_000,
@@ -547,21 +547,25 @@ mod tests {
             state ^= state << 17;
             state % 100
         };
-        for task in &mut w.tasks {
-            let range = task.fragments.start as usize..task.fragments.end as usize;
-            for k in range.clone().skip(1) {
+        let mut w = Workload::default();
+        for task in &base.tasks {
+            let mut fragments: Vec<(i64, f64)> = base.task_fragments(task).collect();
+            for k in 1..fragments.len() {
                 if next() < 60 {
-                    w.fragment_cpu_usage_mhz[k] = w.fragment_cpu_usage_mhz[k - 1];
+                    fragments[k].1 = fragments[k - 1].1;
                 }
                 match next() {
-                    0..=4 => w.fragment_duration_ms[k] = 0,
-                    5..=14 => w.fragment_duration_ms[k] = 1 + next() as i64 * 977,
+                    0..=4 => fragments[k].0 = 0,
+                    5..=14 => fragments[k].0 = 1 + next() as i64 * 977,
                     _ => {}
                 }
             }
-            task.duration_ms = w.fragment_duration_ms[range].iter().sum();
+            let mut task = task.clone();
+            task.duration_ms = fragments.iter().map(|f| f.0).sum();
+            if task.duration_ms > 0 {
+                w.push_task(task, fragments);
+            }
         }
-        w.tasks.retain(|t| t.duration_ms > 0);
         w
     }
 

@@ -8,6 +8,7 @@ use super::run::Simulation;
 use super::task::{prefetch_next_fragment, State};
 use crate::engine::timeshift;
 use crate::engine::{filter, Demand, HostState};
+use crate::model::Workload;
 use std::cmp::Reverse;
 
 impl Simulation<'_> {
@@ -290,18 +291,8 @@ impl Simulation<'_> {
             tk.frag_end = t + tk.remaining;
             tk.usage = spec.cpu_capacity_mhz;
         } else {
-            let mut offset = 0;
-            let mut k = spec.fragments.start;
-            while k + 1 < spec.fragments.end
-                && offset + workload.fragment_duration_ms[k as usize] <= done
-            {
-                offset += workload.fragment_duration_ms[k as usize];
-                k += 1;
-            }
-            tk.frag_first = k;
-            tk.frag = k;
-            tk.frag_end = t + (offset + workload.fragment_duration_ms[k as usize] - done);
-            tk.usage = workload.fragment_cpu_usage_mhz[k as usize];
+            let (k, skip, offset) = progress_at(workload, &spec.fragments, done);
+            tk.enter_run(workload, k, skip, t + offset - done);
             if self.merge {
                 self.skipped += tk.merge_repeats(workload, spec.fragments.end);
             }
@@ -323,7 +314,7 @@ impl Simulation<'_> {
     pub(super) fn advance(&mut self, i: usize, t: i64) {
         let workload = self.scenario.workload;
         let tk = &self.tasks[i];
-        let last = tk.frag == u32::MAX || tk.frag + 1 >= tk.frag_stop;
+        let last = tk.frag == u32::MAX || (tk.left == 0 && tk.frag + 1 >= tk.frag_stop);
         if last {
             self.stop(i, t);
             let tk = &mut self.tasks[i];
@@ -336,17 +327,22 @@ impl Simulation<'_> {
         }
         let h = tk.host.unwrap_or(0) as usize;
         let old = tk.usage;
-        let k = tk.frag + 1;
-        let new = workload.fragment_cpu_usage_mhz[k as usize];
         let end_fragments = tk.frag_stop;
         let tk = &mut self.tasks[i];
-        tk.frag_first = k;
-        tk.frag = k;
-        tk.frag_end = t + workload.fragment_duration_ms[k as usize];
-        tk.usage = new;
-        if self.merge {
-            self.skipped += tk.merge_repeats(workload, end_fragments);
+        if tk.left > 0 {
+            // The next fragment of the same run (only without merging).
+            tk.left -= 1;
+            tk.frag_end = t + workload
+                .fragments
+                .piece(workload.fragments.run(tk.frag))
+                .duration_ms;
+        } else {
+            tk.enter_run(workload, tk.frag + 1, 0, t);
+            if self.merge {
+                self.skipped += tk.merge_repeats(workload, end_fragments);
+            }
         }
+        let new = tk.usage;
         prefetch_next_fragment(workload, tk.frag);
         let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         if new != old {
@@ -378,5 +374,32 @@ impl Simulation<'_> {
         self.integrate(h, t);
         self.meters[h].running.retain(|&r| r != i as u32);
         self.change_usage(h, t);
+    }
+}
+
+/// Where a task resumes after `done` ms of work over its runs `range` (not empty): the run,
+/// how many of its fragments are done, and where the fragment being run began (ms of work).
+/// A fragment ending exactly at `done` is done, except the task's last, which is resumed.
+fn progress_at(workload: &Workload, range: &std::ops::Range<u32>, done: i64) -> (u32, u32, i64) {
+    let f = &workload.fragments;
+    let mut offset = 0;
+    let mut k = range.start;
+    loop {
+        let run = f.run(k);
+        let d = f.piece(run).duration_ms;
+        let last_run = k + 1 >= range.end;
+        let whole = d * i64::from(run.count);
+        if !last_run && offset + whole <= done {
+            offset += whole;
+            k += 1;
+            continue;
+        }
+        // Fragments of this run wholly done, but never past its last one.
+        let skip = if d == 0 {
+            run.count - 1
+        } else {
+            u32::try_from((done - offset) / d).map_or(run.count - 1, |j| j.min(run.count - 1))
+        };
+        return (k, skip, offset + d * i64::from(skip));
     }
 }

@@ -46,13 +46,14 @@ pub(super) struct Task {
     /// Bumped at every placement, so that stale events of an earlier run are ignored.
     pub(super) generation: u32,
     pub(super) placed_seq: u64,
-    /// Fragment being run (absolute index; `u32::MAX` for a task without fragments): the last
-    /// of the fragments merged into one step when their usage repeats (see
-    /// [`Simulation::merge`]).
+    /// The fragment run being run (absolute index of a [`crate::model::Run`]; `u32::MAX` for a
+    /// task without fragments): the last of the runs merged into one step when their usage
+    /// repeats (see [`Simulation::merge`]).
     pub(super) frag: u32,
-    /// The first fragment of that step.
-    pub(super) frag_first: u32,
-    /// The end of the task's fragment range (its spec's `fragments.end`), kept here so that a
+    /// Fragments of run `frag` after the current one: stepped one by one without merging,
+    /// taken into the step (0) with it.
+    pub(super) left: u32,
+    /// The end of the task's run range (its spec's `fragments.end`), kept here so that a
     /// fragment boundary does not load the spec.
     pub(super) frag_stop: u32,
     /// Time the current fragment (or the task, without fragments) ends.
@@ -70,25 +71,22 @@ impl Task {
     }
 }
 
-/// Asks the CPU to bring the fragment after `frag` (its duration and usage) into the cache: the
-/// task reads it at its next boundary, hundreds of instants later, and the fragment arrays are
-/// far larger than the cache (surf_week: 37 MB), so without this nearly every eighth boundary
-/// waits for memory. A hint only (no effect on results); nothing outside x86-64.
+/// Asks the CPU to bring the run after `frag` into the cache: the task reads it at its next
+/// boundary, hundreds of instants later, and the runs are far larger than the cache
+/// (surf_week: 9 MB), so without this many boundaries wait for memory. A hint only (no effect
+/// on results); nothing outside x86-64.
 #[inline(always)]
 pub(super) fn prefetch_next_fragment(workload: &Workload, frag: u32) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let k = frag as usize + 1;
-        if let (Some(d), Some(u)) = (
-            workload.fragment_duration_ms.get(k),
-            workload.fragment_cpu_usage_mhz.get(k),
-        ) {
+        let next = frag.wrapping_add(1);
+        if next < workload.fragments.end() {
+            let runs = workload.fragments.runs(&(next..next + 1));
             // SAFETY: SSE is part of every x86-64 CPU, and a prefetch only hints at an address
             // (of a live element here): it reads nothing into the program and never faults.
             unsafe {
-                _mm_prefetch::<_MM_HINT_T0>((d as *const i64).cast());
-                _mm_prefetch::<_MM_HINT_T0>((u as *const f64).cast());
+                _mm_prefetch::<_MM_HINT_T0>(runs.as_ptr().cast());
             }
         }
     }
@@ -97,26 +95,42 @@ pub(super) fn prefetch_next_fragment(workload: &Workload, frag: u32) {
 }
 
 impl Task {
-    /// Extends the current step (fragment `frag`, ending at `frag_end`) over the fragments
-    /// after it with the same usage, bit for bit, up to the task's last fragment (`end` is the
-    /// end of its range); returns how many boundaries it stepped over.
+    /// Starts run `k` at `t`, `skip` of its fragments already done: its next fragment is the
+    /// current step.
+    #[inline]
+    pub(super) fn enter_run(&mut self, workload: &Workload, k: u32, skip: u32, t: i64) {
+        let run = workload.fragments.run(k);
+        let piece = workload.fragments.piece(run);
+        self.frag = k;
+        self.left = run.count - 1 - skip;
+        self.frag_end = t + piece.duration_ms;
+        self.usage = piece.cpu_usage_mhz;
+    }
+
+    /// Extends the current step (a fragment of run `frag`, ending at `frag_end`) over the
+    /// rest of its run and over the runs after it with the same usage, bit for bit, up to the
+    /// task's last run (`end` is the end of its range); returns how many fragment boundaries
+    /// it stepped over.
     #[inline]
     pub(super) fn merge_repeats(&mut self, workload: &Workload, end: u32) -> u64 {
-        let usages = &workload.fragment_cpu_usage_mhz;
-        let durations = &workload.fragment_duration_ms;
-        let u = self.usage;
-        let mut k = self.frag as usize;
-        let end = end as usize;
+        let f = &workload.fragments;
+        let current = f.piece(f.run(self.frag));
+        let mut skipped = u64::from(self.left);
+        self.frag_end += current.duration_ms * i64::from(self.left);
+        self.left = 0;
+        let bits = self.usage.to_bits();
+        let mut k = self.frag;
         while k + 1 < end {
-            let next = usages[k + 1];
-            if next != u || next.to_bits() != u.to_bits() {
+            let run = f.run(k + 1);
+            let next = f.piece(run);
+            if next.cpu_usage_mhz.to_bits() != bits {
                 break;
             }
             k += 1;
-            self.frag_end += durations[k];
+            self.frag_end += next.duration_ms * i64::from(run.count);
+            skipped += u64::from(run.count);
         }
-        let skipped = k as u64 - u64::from(self.frag);
-        self.frag = k as u32;
+        self.frag = k;
         skipped
     }
 
@@ -126,11 +140,8 @@ impl Task {
         if self.frag == u32::MAX {
             return self.frag_end;
         }
-        let spec = &scenario.workload.tasks[self.spec as usize];
-        let rest: i64 = scenario.workload.fragment_duration_ms
-            [(self.frag + 1) as usize..spec.fragments.end as usize]
-            .iter()
-            .sum();
-        self.frag_end + rest
+        let f = &scenario.workload.fragments;
+        let current = f.piece(f.run(self.frag)).duration_ms * i64::from(self.left);
+        self.frag_end + current + f.duration(&(self.frag + 1..self.frag_stop))
     }
 }

@@ -52,12 +52,7 @@ impl Task {
             .tasks
             .iter()
             .map(|t| {
-                let range = t.fragments.start as usize..t.fragments.end as usize;
-                let fragments = workload.fragment_duration_ms[range.clone()]
-                    .iter()
-                    .copied()
-                    .zip(workload.fragment_cpu_usage_mhz[range].iter().copied())
-                    .collect();
+                let fragments = workload.task_fragments(t).collect();
                 Task {
                     id: t.id.clone(),
                     submit: t.submission_ms - epoch,

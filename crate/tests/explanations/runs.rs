@@ -60,9 +60,8 @@ pub fn task(submit: i64, duration: i64, cores: u32) -> Task {
 pub fn workload(tasks: &[Task]) -> Workload {
     let mut w = Workload::default();
     for (i, t) in tasks.iter().enumerate() {
-        let start = w.fragment_duration_ms.len() as u32;
-        w.fragment_duration_ms.push(t.duration);
-        w.fragment_cpu_usage_mhz.push(1000.0);
+        let start = w.fragments.begin_task();
+        w.fragments.push(t.duration, 1000.0);
         w.tasks.push(TaskSpec {
             id: i.to_string(),
             name: format!("task-{i}"),
@@ -75,7 +74,7 @@ pub fn workload(tasks: &[Task]) -> Workload {
             gpu_capacity_mhz: 0.0,
             deferrable: t.deadline.is_some(),
             deadline_ms: t.deadline.map(|d| EPOCH + d),
-            fragments: start..start + 1,
+            fragments: start..w.fragments.end(),
         });
     }
     w

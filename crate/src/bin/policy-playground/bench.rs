@@ -1,8 +1,25 @@
 //! `policy-playground bench`: the figures of issue 6 in one run (medians of several
 //! repetitions). The file-free measurements live in [`policy_playground::bench`]; this adds the
-//! surf_week runs, peak memory (a child process, `bench --rss-child`, that does one surf_week
-//! run and reports its high-water mark) and the wasm package in Node
-//! (`tests/bench/wasm-surf-week.mjs`). A benchmark, never a timed test.
+//! surf_week runs, peak memory (a child process, `bench --rss-child [DIR]`, that does one run of
+//! surf_week or of the workload folder DIR and reports its high-water mark) and the wasm package
+//! in Node (`tests/bench/wasm-surf-week.mjs`). A benchmark, never a timed test.
+//!
+//! OpenDC's half-year scale (issue 21) is surf_week tiled 18 times a week apart
+//! ([`policy_playground::tile`]), built once as parquet bytes (not timed); under Mem:
+//! - `halfYearScaleCopies`: the copies, 18 (2 with `--quick`).
+//! - `halfYearScaleTasks`, `halfYearScaleFragments`: what the tiled workload holds (113,310 tasks
+//!   and 41.8 M fragments for 18 copies).
+//! - `halfYearScaleMs`: median ms of decoding the parquet bytes (in memory) and simulating.
+//! - `halfYearScalePeakRssBytes`: the peak resident set of a child process that reads the tiled
+//!   folder from disk, decodes and simulates it.
+//! - `halfYearScaleWasmMs`: load and run ms of the tiled folder through the wasm package in Node;
+//!   `halfYearScaleWasmMemoryBytes`: the wasm linear memory after that run (null without
+//!   `www/pkg`).
+//! - `scale31CopiesMs`: decoding and simulating 31 copies, once (null with `--quick`).
+//! - `fragmentStreamFloorMs`, `halfYearScaleFloorMs`: the streaming floor of surf_week and of the
+//!   tiled workload ([`policy_playground::bench::stream_floor`]): one pass over the fragment runs
+//!   summing their work, the memory-bound least a simulation reads; `surfWeekRuns` and
+//!   `halfYearScaleRuns` are the runs the fragments are stored as.
 
 use super::{Exit, INVALID, UNREADABLE};
 use policy_playground::api::handles::Session;
@@ -10,8 +27,10 @@ use policy_playground::bench::{self as b, median, ms_since};
 use policy_playground::experiment::{self, Disk};
 use policy_playground::input::workload::read_parquet_workload;
 use policy_playground::model::{CarbonTrace, Topology, Workload};
+use policy_playground::output::parquet;
 use policy_playground::policy::Policy;
 use policy_playground::sim::{simulate, Options, Scenario};
+use policy_playground::tile::tile;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -81,12 +100,19 @@ fn fail(e: String) -> Exit {
     INVALID
 }
 
-/// `bench --rss-child`: one surf_week decode and run under Mem, then the process's peak
-/// resident set in bytes on stdout (nothing on systems without `/proc/self/status`).
-pub fn rss_child() -> Result<(), Exit> {
+/// `bench --rss-child [DIR]`: one decode and run under Mem of surf_week, or of the workload
+/// folder `dir` on surf_week's topology and carbon, then the process's peak resident set in
+/// bytes on stdout (nothing on systems without `/proc/self/status`).
+pub fn rss_child(dir: Option<&Path>) -> Result<(), Exit> {
     let sw = surf_week()?;
     let mem = b::policy(r#"{"type": "prefab", "policyName": "Mem"}"#).map_err(fail)?;
-    let workload = decode(&sw)?;
+    let workload = match dir {
+        None => decode(&sw)?,
+        Some(dir) => experiment::load_workload(&Disk, dir).map_err(|_| {
+            eprintln!("bench: {}: cannot read the workload folder", dir.display());
+            INVALID
+        })?,
+    };
     std::hint::black_box(run_surf(&sw, &workload, &mem));
     let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
     if let Some(kb) = status
@@ -99,28 +125,33 @@ pub fn rss_child() -> Result<(), Exit> {
     Ok(())
 }
 
-fn peak_rss() -> Option<u64> {
+/// The peak resident set of `bench --rss-child [dir]`, `None` when it cannot be measured.
+fn peak_rss(dir: Option<&Path>) -> Option<u64> {
     let exe = std::env::current_exe().ok()?;
     let out = std::process::Command::new(exe)
         .args(["bench", "--rss-child"])
+        .args(dir)
         .current_dir(root())
         .output()
         .ok()?;
     String::from_utf8_lossy(&out.stdout).trim().parse().ok()
 }
 
-/// The Node script's figures, `None` when Node, the package or the script is missing or fails.
-fn wasm_figures(repetitions: usize) -> Option<Value> {
+/// The Node script's figures, on surf_week or (`DIR`) on the workload folder `dir`; `None` when
+/// Node, the package or the script is missing or fails.
+fn wasm_figures(repetitions: usize, dir: Option<&Path>) -> Option<Value> {
     let root = root();
     if !root.join("www/pkg/policy_playground_bg.wasm").is_file() {
         return None;
     }
-    let out = std::process::Command::new("node")
-        .arg("tests/bench/wasm-surf-week.mjs")
+    let mut node = std::process::Command::new("node");
+    node.arg("tests/bench/wasm-surf-week.mjs")
         .arg(repetitions.to_string())
-        .current_dir(&root)
-        .output()
-        .ok()?;
+        .current_dir(&root);
+    if let Some(dir) = dir {
+        node.env("DIR", dir);
+    }
+    let out = node.output().ok()?;
     if !out.status.success() {
         eprintln!(
             "bench: wasm script: {}",
@@ -172,6 +203,7 @@ pub fn run(json_out: bool, quick: bool) -> Result<(), Exit> {
         sim.push(ms_since(t1));
     }
     let (d, s) = (median(dec), median(sim));
+    let (floor, _) = b::stream_floor(&workload, reps);
 
     // Every task deferrable, deadline = submission + duration + 24 h, timeshift with the stopper.
     for t in &mut workload.tasks {
@@ -191,6 +223,7 @@ pub fn run(json_out: bool, quick: bool) -> Result<(), Exit> {
             })
             .collect(),
     );
+    let workload_runs = workload.fragments.run_count();
     drop(workload);
 
     let d1k = b::decision(1_000, reps).map_err(fail)?;
@@ -214,19 +247,28 @@ pub fn run(json_out: bool, quick: bool) -> Result<(), Exit> {
         1,
     );
 
-    let rss = peak_rss();
+    let rss = peak_rss(None);
     let (native_load, native_run) = native_handles(&sw, reps);
-    let wasm = wasm_figures(reps);
+    let wasm = wasm_figures(reps, None);
     let wasm_total = wasm.as_ref().and_then(|w| w["totalMs"].as_f64());
     let ratio = wasm_total.map(|w| w / (native_load + native_run));
     let w = |k: &str| wasm.as_ref().map(|w| w[k].clone());
 
-    let report = json!({
+    let half_year = half_year(&sw, &mem, quick, reps)?;
+    let scale31 = if quick {
+        None
+    } else {
+        Some(tiled_run(&sw, &mem, &tiled_bytes(&sw, 31)?)?.ms)
+    };
+
+    let mut report = json!({
         "surfWeekDecodeMs": d,
         "surfWeekSimulateMs": s,
         "surfWeekTotalMs": d + s,
         "surfWeekTasksCompleted": completed,
         "surfWeekPeakRssBytes": rss,
+        "surfWeekRuns": workload_runs,
+        "fragmentStreamFloorMs": floor,
         "decisionNsPerHost": {"hosts1000": d1k.engine_ns_per_host, "hosts10000": d10k.engine_ns_per_host},
         "referenceNsPerHost": {"hosts1000": d1k.reference_ns_per_host, "hosts10000": d10k.reference_ns_per_host},
         "decisionRatioVsReference": {
@@ -247,9 +289,13 @@ pub fn run(json_out: bool, quick: bool) -> Result<(), Exit> {
         "wasmRunMs": w("runMs"),
         "wasmRerunMs": w("rerunMs"),
         "wasmNativeRatio": ratio,
+        "scale31CopiesMs": scale31,
         "repetitions": reps,
         "quick": quick,
     });
+    if let (Some(r), Value::Object(h)) = (report.as_object_mut(), half_year) {
+        r.extend(h);
+    }
     if json_out {
         println!("{report}");
     } else {
@@ -259,4 +305,100 @@ pub fn run(json_out: bool, quick: bool) -> Result<(), Exit> {
         );
     }
     Ok(())
+}
+
+/// One week, ms: the step between the copies of the half-year scale.
+const WEEK_MS: i64 = 7 * 24 * 3_600_000;
+
+/// surf_week tiled `copies` times a week apart, as the bytes of tasks.parquet and
+/// fragments.parquet.
+fn tiled_bytes(sw: &SurfWeek, copies: u32) -> Result<(Vec<u8>, Vec<u8>), Exit> {
+    let tiled = tile(&decode(sw)?, copies, WEEK_MS).map_err(fail)?;
+    parquet::workload(&tiled).map_err(fail)
+}
+
+/// One decode and run of a tiled workload.
+struct TiledRun {
+    ms: f64,
+    tasks: usize,
+    fragments: usize,
+}
+
+/// Decodes the parquet bytes `files` and runs them under `policy` on surf_week's topology: the ms
+/// of both, and the workload's size.
+fn tiled_run(sw: &SurfWeek, policy: &Policy, files: &(Vec<u8>, Vec<u8>)) -> Result<TiledRun, Exit> {
+    let t0 = Instant::now();
+    let workload = read_parquet_workload(&files.0, &files.1).map_err(|_| INVALID)?;
+    std::hint::black_box(run_surf(sw, &workload, policy));
+    let ms = ms_since(t0);
+    let fragments = workload
+        .tasks
+        .iter()
+        .map(|t| workload.fragment_count(t) as usize)
+        .sum();
+    Ok(TiledRun {
+        ms,
+        tasks: workload.tasks.len(),
+        fragments,
+    })
+}
+
+/// The half-year figures (see the module's documentation), as a JSON object.
+fn half_year(sw: &SurfWeek, mem: &Policy, quick: bool, reps: usize) -> Result<Value, Exit> {
+    let copies = if quick { 2 } else { 18 };
+    let files = tiled_bytes(sw, copies)?;
+    let mut ms = Vec::new();
+    let mut last = None;
+    // At most 3 repetitions: 18 copies take seconds each.
+    for _ in 0..reps.min(3) {
+        let run = tiled_run(sw, mem, &files)?;
+        ms.push(run.ms);
+        last = Some(run);
+    }
+    let workload = read_parquet_workload(&files.0, &files.1).map_err(|_| INVALID)?;
+    let (floor, _) = b::stream_floor(&workload, reps.min(3));
+    let runs = workload.fragments.run_count();
+    drop(workload);
+    let dir = TempDir::with(&format!("half-year-{copies}"), &files)?;
+    let rss = peak_rss(Some(&dir.0));
+    let wasm = wasm_figures(1, Some(&dir.0));
+    let w = |k: &str| wasm.as_ref().map(|w| w[k].clone());
+    Ok(json!({
+        "halfYearScaleCopies": copies,
+        "halfYearScaleTasks": last.as_ref().map(|r| r.tasks),
+        "halfYearScaleFragments": last.as_ref().map(|r| r.fragments),
+        "halfYearScaleMs": median(ms),
+        "halfYearScaleRuns": runs,
+        "halfYearScaleFloorMs": floor,
+        "halfYearScalePeakRssBytes": rss,
+        "halfYearScaleWasmMs": w("totalMs"),
+        "halfYearScaleWasmMemoryBytes": w("memoryBytes"),
+    }))
+}
+
+/// A workload folder in the system's temporary folder, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    /// Writes `files` (tasks.parquet, fragments.parquet) into a new folder named after `name`.
+    fn with(name: &str, files: &(Vec<u8>, Vec<u8>)) -> Result<TempDir, Exit> {
+        let dir =
+            TempDir(std::env::temp_dir().join(format!("pp-bench-{}-{name}", std::process::id())));
+        let cannot = |path: &Path, e: std::io::Error| {
+            eprintln!("bench: {}: cannot write: {e}", path.display());
+            UNREADABLE
+        };
+        std::fs::create_dir_all(&dir.0).map_err(|e| cannot(&dir.0, e))?;
+        for (name, bytes) in [("tasks.parquet", &files.0), ("fragments.parquet", &files.1)] {
+            let path = dir.0.join(name);
+            std::fs::write(&path, bytes).map_err(|e| cannot(&path, e))?;
+        }
+        Ok(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
 }

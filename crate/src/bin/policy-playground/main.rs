@@ -50,6 +50,9 @@ enum Command {
     Generate(generate::Args),
     /// Keep a window of a workload's submissions and/or a seeded sample of its tasks.
     Window(window::Args),
+    /// Repeat a workload in time (copy k shifted by k x --shift-ms, ids made unique) and write
+    /// it as an OpenDC workload folder: OpenDC's half-year scale is surf_week with 18 copies.
+    Tile(tile::Args),
     /// Write the inputs and policies as a folder OpenDC runs: OpenDC3's SDK experiment
     /// (`--format opendc3`, SPEC 11.11) or the legacy experiment with its topology.
     Export(export::Args),
@@ -65,9 +68,10 @@ enum Command {
         /// Fewer repetitions and smaller synthetic runs (scaled to the stated sizes).
         #[arg(long)]
         quick: bool,
-        /// Internal: one surf_week run, then print the peak resident set in bytes.
-        #[arg(long, hide = true)]
-        rss_child: bool,
+        /// Internal: one run of surf_week (or of the workload folder DIR on surf_week's
+        /// topology), then print the peak resident set in bytes.
+        #[arg(long, hide = true, value_name = "DIR")]
+        rss_child: Option<Option<PathBuf>>,
     },
     /// Run a decision case, or an array of them, and explain each step.
     Decide {
@@ -97,6 +101,7 @@ mod snippet;
 mod sweep;
 mod sweep_grid;
 mod table;
+mod tile;
 mod window;
 
 /// A process exit code.
@@ -138,8 +143,9 @@ fn run(command: Command) -> Result<(), u8> {
             decide(&case, json, &options)
         }
         Command::Bench {
-            rss_child: true, ..
-        } => bench::rss_child(),
+            rss_child: Some(dir),
+            ..
+        } => bench::rss_child(dir.as_deref()),
         Command::Bench { json, quick, .. } => bench::run(json, quick),
         Command::Simulate(args) => simulate::run(args),
         Command::Compare(args) => compare::run(args),
@@ -148,6 +154,7 @@ fn run(command: Command) -> Result<(), u8> {
         Command::Lesson(args) => lesson::run(args),
         Command::Generate(args) => generate::run(args),
         Command::Window(args) => window::run(args),
+        Command::Tile(args) => tile::run(args),
     }
 }
 

@@ -61,8 +61,8 @@ pub fn run(args: Args) -> Result<(), Exit> {
         "window: kept {} of {} tasks ({} of {} fragments): {}",
         kept.tasks.len(),
         workload.tasks.len(),
-        kept.fragment_duration_ms.len(),
-        workload.fragment_duration_ms.len(),
+        kept.fragments.len(),
+        workload.fragments.len(),
         selection.describe()
     );
     emit(&args.out, &workload_json(&kept))

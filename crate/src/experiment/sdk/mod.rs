@@ -197,9 +197,7 @@ fn required_list<'v>(
 }
 
 fn same_workload(a: &crate::model::Workload, b: &crate::model::Workload) -> bool {
-    a.tasks == b.tasks
-        && a.fragment_duration_ms == b.fragment_duration_ms
-        && a.fragment_cpu_usage_mhz == b.fragment_cpu_usage_mhz
+    a.tasks == b.tasks && a.fragments == b.fragments
 }
 
 /// The entries of an axis with equal ones collapsed into the first (OpenDC3's axes are sets), a

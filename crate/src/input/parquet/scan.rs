@@ -179,7 +179,7 @@ impl Table {
         })
     }
 
-    fn scan_error(&self, name: &str, e: String) -> Diagnostic {
+    pub(super) fn scan_error(&self, name: &str, e: String) -> Diagnostic {
         Diagnostic::error(
             name,
             format!("{}: cannot decode the column `{name}`: {e}", self.file),

@@ -317,8 +317,6 @@ impl<'a> Reader<'a> {
         }
         let mut w = Workload {
             tasks: Vec::with_capacity(tasks.len()),
-            fragment_duration_ms: Vec::with_capacity(fragments),
-            fragment_cpu_usage_mhz: Vec::with_capacity(fragments),
             ..Workload::default()
         };
         let mut ids: HashMap<i32, usize> = HashMap::new();
@@ -484,7 +482,7 @@ impl<'a> Reader<'a> {
                 Some(())
             });
         }
-        let start = w.fragment_duration_ms.len();
+        let start = w.fragments.begin_task();
         let fragments_ok = self.fragments(w, obj.get("fragments"), &rel);
         let fields = TaskFields {
             id,
@@ -500,8 +498,7 @@ impl<'a> Reader<'a> {
             deadline,
         };
         if !fragments_ok {
-            w.fragment_duration_ms.truncate(start);
-            w.fragment_cpu_usage_mhz.truncate(start);
+            w.fragments.truncate(start);
             return;
         }
         self.push_task(w, fields, start, &rel);
@@ -509,12 +506,9 @@ impl<'a> Reader<'a> {
 
     /// Turns a task's fields into a [`TaskSpec`] over fragments `start..` (already pushed), or
     /// takes the fragments back when a field is missing or the task lasts 0 ms.
-    fn push_task(&mut self, w: &mut Workload, t: TaskFields, start: usize, rel: &str) {
-        let end = w.fragment_duration_ms.len();
-        let take_back = |w: &mut Workload| {
-            w.fragment_duration_ms.truncate(start);
-            w.fragment_cpu_usage_mhz.truncate(start);
-        };
+    fn push_task(&mut self, w: &mut Workload, t: TaskFields, start: u32, rel: &str) {
+        let end = w.fragments.end();
+        let take_back = |w: &mut Workload| w.fragments.truncate(start);
         let (
             Some(id),
             Some(name),
@@ -544,20 +538,14 @@ impl<'a> Reader<'a> {
             take_back(w);
             return;
         };
-        let mut sum: i64 = 0;
-        for d in &w.fragment_duration_ms[start..end] {
-            match sum.checked_add(*d) {
-                Some(s) => sum = s,
-                None => {
-                    self.error(
-                        &format!("{rel}.fragments"),
-                        "the fragments last longer than the range of whole milliseconds",
-                    );
-                    take_back(w);
-                    return;
-                }
-            }
-        }
+        let Some(sum) = w.fragments.checked_duration(&(start..end)) else {
+            self.error(
+                &format!("{rel}.fragments"),
+                "the fragments last longer than the range of whole milliseconds",
+            );
+            take_back(w);
+            return;
+        };
         if sum == 0 {
             w.dropped += 1;
             take_back(w);
@@ -592,7 +580,7 @@ impl<'a> Reader<'a> {
             gpu_capacity_mhz: gpu_capacity,
             deferrable,
             deadline_ms: deadline,
-            fragments: start as u32..end as u32,
+            fragments: start..end,
         });
     }
 
@@ -665,8 +653,7 @@ impl<'a> Reader<'a> {
             }
             match (duration, usage) {
                 (Some(d), Some(u)) => {
-                    w.fragment_duration_ms.push(d);
-                    w.fragment_cpu_usage_mhz.push(u);
+                    w.fragments.push(d, u);
                 }
                 _ => ok = false,
             }

@@ -1,6 +1,6 @@
 //! Workloads (SPEC 10): an OpenDC folder (`tasks.parquet` + `fragments.parquet`), a JSON
 //! document `{"tasks": [...]}` or a CSV file, all producing a [`crate::model::Workload`] with
-//! tasks in input order and fragments stored flat.
+//! tasks in input order and fragments stored as runs ([`crate::model::Fragments`]).
 //!
 //! A task's duration is the sum of its fragments (SPEC 6.4); a task without fragments runs its
 //! `duration` at its `cpuCapacity` (JSON and CSV) or, in parquet, is dropped with a warning that
@@ -12,6 +12,7 @@
 //! the JSON reader's checks); `select_parquet.rs` reads only a window or sample of a parquet
 //! workload ([`crate::select`]).
 
+mod parquet_fragments;
 mod read_csv;
 mod read_json;
 mod read_parquet;

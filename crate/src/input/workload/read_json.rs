@@ -208,12 +208,12 @@ fn walk_json(value: &Value) -> (Workload, Problems) {
                 }
             },
         };
-        let start = w.fragment_duration_ms.len() as u32;
+        let start = w.fragments.begin_task();
         if let Some(f) = field("fragments") {
             read_fragments(&mut p, &mut w, f, i);
         }
-        let end = w.fragment_duration_ms.len() as u32;
-        let sum: i64 = w.fragment_duration_ms[start as usize..].iter().sum();
+        let end = w.fragments.end();
+        let sum: i64 = w.fragments.duration(&(start..end));
         let duration = if end > start {
             if let Some(d) = field("duration").and_then(Value::as_i64) {
                 if d != sum {
@@ -273,8 +273,7 @@ fn read_fragments(p: &mut Problems, w: &mut Workload, f: &Value, i: usize) {
             .filter(|u| u.is_finite() && *u >= 0.0);
         match (duration, usage) {
             (Some(d), Some(u)) => {
-                w.fragment_duration_ms.push(d);
-                w.fragment_cpu_usage_mhz.push(u);
+                w.fragments.push(d, u);
             }
             _ => p.error(
                 format!("{path}[{k}]"),
