@@ -5,12 +5,11 @@
 //! fragments), then reads those rows only, so a trace past the browser's limits never has more
 //! than a batch of its other rows decoded at once.
 
-use super::{check_chunk_range, guarded, message, Checked, Column, Table};
+use super::stream::Batches;
+use super::{guarded, Column, Table};
 use crate::diag::Diagnostic;
 use parquet::basic::{LogicalType, TimeUnit, Type as Physical};
-use parquet::column::reader::ColumnReaderImpl;
 use parquet::data_type::{ByteArrayType, DataType, Int32Type, Int64Type};
-use parquet::file::reader::FileReader;
 
 /// Most rows decoded at once by a scan.
 pub const BATCH: usize = 1 << 16;
@@ -72,78 +71,18 @@ impl Table {
         T::T: Clone + Default,
     {
         guarded(|| {
-            let descr = self
-                .reader
-                .metadata()
-                .file_metadata()
-                .schema_descr()
-                .column(i);
-            if descr.physical_type() != T::get_physical_type() {
-                return Err(format!(
-                    "the column is {:?}, not {:?}",
-                    descr.physical_type(),
-                    T::get_physical_type()
-                ));
-            }
-            let max_def = descr.max_def_level();
-            let (mut dense, mut spread) = (Vec::with_capacity(BATCH), Vec::with_capacity(BATCH));
-            let (mut defs, mut present) = (Vec::new(), Vec::new());
+            let mut column = Batches::<T>::new(self, i)?;
             let mut row = 0;
-            for g in 0..self.reader.num_row_groups() {
-                let group = self.reader.get_row_group(g).map_err(|e| e.to_string())?;
-                let rows =
-                    usize::try_from(group.metadata().num_rows().max(0)).unwrap_or(usize::MAX);
-                let range = check_chunk_range(group.metadata().column(i), self.len)
-                    .map_err(|e| format!("row group {g}: {e}"))?;
-                super::check_page_headers(&self.data, range.start, range.end)
-                    .map_err(|e| format!("row group {g}: {e}"))?;
-                let pages = Checked {
-                    pages: group
-                        .get_column_page_reader(i)
-                        .map_err(|e| format!("row group {g}: {e}"))?,
-                    dictionary: false,
-                };
-                let mut reader = ColumnReaderImpl::<T>::new(descr.clone(), Box::new(pages));
-                let mut read = 0;
-                while read < rows {
-                    dense.clear();
-                    defs.clear();
-                    let (records, _, _) = reader
-                        .read_records(
-                            (rows - read).min(BATCH),
-                            (max_def > 0).then_some(&mut defs),
-                            None,
-                            &mut dense,
-                        )
-                        .map_err(|e| format!("row group {g}: {}", message(e)))?;
-                    if records == 0 {
-                        break;
-                    }
-                    if max_def > 0 && dense.len() != records {
-                        spread.clear();
-                        present.clear();
-                        let mut values = dense.drain(..);
-                        for &d in &defs {
-                            let here = d == max_def;
-                            present.push(here);
-                            spread.push(if here {
-                                values.next().unwrap_or_default()
-                            } else {
-                                T::T::default()
-                            });
-                        }
-                        f(row, &spread, Some(&present));
-                    } else {
-                        f(row, &dense, None);
-                    }
-                    row += records;
-                    read += records;
+            loop {
+                let n = column.available()?.min(BATCH);
+                if n == 0 {
+                    return Ok(());
                 }
-                if read != rows {
-                    return Err(format!("row group {g} holds {read} of its {rows} rows"));
-                }
+                column.read(n)?;
+                let present = (!column.present.is_empty()).then_some(&column.present[..]);
+                f(row, &column.values, present);
+                row += n;
             }
-            Ok(())
         })
     }
 
