@@ -12,7 +12,7 @@ fuzz_target!(|data: &[u8]| {
             check_positions(Some(text), &s.warnings);
             if s.workload.tasks.len() <= 64
                 && s.topology.host_count() <= 64
-                && s.workload.fragment_duration_ms.len() <= 1024
+                && s.workload.fragments.len() <= 1024
             {
                 let r = s.request().run(&mut |_| {}).expect("a scenario read is a valid request").result;
                 check_result(&r);

@@ -9,12 +9,13 @@ fuzz_target!(|data: &[u8]| {
     let (tasks, fragments) = split(data);
     match workload::read_parquet_workload(tasks, fragments) {
         Ok(w) => {
-            assert_eq!(w.fragment_duration_ms.len(), w.fragment_cpu_usage_mhz.len());
             for t in &w.tasks {
                 assert!(t.cpu_count >= 1, "{t:?}");
                 assert!(t.duration_ms >= 1, "{t:?}");
                 assert!(!t.fragments.is_empty(), "{t:?}");
-                assert!(t.fragments.end as usize <= w.fragment_duration_ms.len(), "{t:?}");
+                assert!(t.fragments.end as usize <= w.fragments.run_count(), "{t:?}");
+                let sum: i64 = w.task_fragments(t).map(|(d, _)| d).sum();
+                assert_eq!(sum, t.duration_ms, "{t:?}");
                 if let Some(d) = t.deadline_ms {
                     assert!(d >= t.submission_ms, "{t:?}");
                 }

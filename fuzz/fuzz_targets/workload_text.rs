@@ -8,7 +8,6 @@ use policy_playground_fuzz::{check_failure, check_positions, text};
 /// What every workload a reader accepts must satisfy.
 fn check_workload(w: &Workload, text: Option<&str>) {
     check_positions(text, &w.warnings);
-    assert_eq!(w.fragment_duration_ms.len(), w.fragment_cpu_usage_mhz.len());
     for t in &w.tasks {
         assert!(t.cpu_count >= 1, "{t:?}");
         assert!(t.duration_ms >= 1, "{t:?}");
@@ -17,10 +16,9 @@ fn check_workload(w: &Workload, text: Option<&str>) {
         if let Some(d) = t.deadline_ms {
             assert!(d >= t.submission_ms, "{t:?}");
         }
-        let r = t.fragments.start as usize..t.fragments.end as usize;
-        assert!(r.end <= w.fragment_duration_ms.len(), "{t:?}");
-        if !r.is_empty() {
-            let sum: i64 = w.fragment_duration_ms[r].iter().sum();
+        assert!(t.fragments.end as usize <= w.fragments.run_count(), "{t:?}");
+        if !t.fragments.is_empty() {
+            let sum: i64 = w.task_fragments(t).map(|(d, _)| d).sum();
             assert_eq!(sum, t.duration_ms, "{t:?}");
         }
     }
