@@ -225,7 +225,7 @@ export class Engine {
   /** Runs inputs (refs) under a policy; resolves to the answer, its value {run: ref, result,
    * data, bars} (the run's columns: www/src/columns.js). */
   async run(inputs, policyText, options, onProgress) {
-    if (!(await this.settled())) return failure('cancelled', { cancelled: true });
+    if (!(await this.settled())) return { ...failure('cancelled'), cancelled: true };
     const args = [this.handlesJson(inputs), policyText, JSON.stringify(options)];
     const started = performance.now();
     const answer = await this.post('runBinaryWithProgress', args, onProgress);
@@ -239,7 +239,7 @@ export class Engine {
   /** A sweep (the wasm's sweepWithProgress) of inputs (refs) under a policy; `spec` is
    * {parameter, values, seeds}. Resolves to the answer, its value the report. */
   async sweep(inputs, policyText, options, spec, onProgress) {
-    if (!(await this.settled())) return failure('cancelled', { cancelled: true });
+    if (!(await this.settled())) return { ...failure('cancelled'), cancelled: true };
     return this.post('sweepWithProgress', [this.handlesJson(inputs), policyText, JSON.stringify(options), JSON.stringify(spec)], onProgress);
   }
 
