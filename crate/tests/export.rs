@@ -4,8 +4,11 @@
 use policy_playground::api::handles::{parse_request, Limits, Session};
 use policy_playground::api::{self, Answer};
 use policy_playground::input;
-use policy_playground::model::{TaskSpec, Workload};
 use serde_json::{json, Value};
+
+#[path = "common/layout.rs"]
+mod layout;
+use layout::{per_task, without_ranges};
 
 fn sample(path: &str) -> String {
     format!("{}/../www/samples/{path}", env!("CARGO_MANIFEST_DIR"))
@@ -16,24 +19,6 @@ fn value<T: serde::Serialize>(a: Answer<T>) -> Value {
         Answer::Success { value } => serde_json::to_value(value).unwrap(),
         Answer::Failure { errors } => panic!("failure: {errors:?}"),
     }
-}
-
-/// The tasks without their ranges of fragment runs, which depend on how a reader laid the
-/// runs out.
-fn without_ranges(w: &Workload) -> Vec<TaskSpec> {
-    let mut tasks = w.tasks.clone();
-    for t in &mut tasks {
-        t.fragments = 0..0;
-    }
-    tasks
-}
-
-/// Each task's fragments, (duration ms, usage MHz), in task order.
-fn per_task(w: &Workload) -> Vec<Vec<(i64, f64)>> {
-    w.tasks
-        .iter()
-        .map(|t| w.task_fragments(t).collect())
-        .collect()
 }
 
 fn handles_of(loaded: &Value) -> String {

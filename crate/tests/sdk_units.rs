@@ -15,6 +15,10 @@ use std::path::PathBuf;
 
 use Quantity::{DataSize, Duration, Frequency, Power};
 
+#[path = "common/layout.rs"]
+mod layout;
+use layout::{per_task, without_ranges};
+
 fn q(text: &str, quantity: Quantity) -> f64 {
     sdk_quantity(&json!(text), quantity).unwrap_or_else(|e| panic!("{text}: {e}"))
 }
@@ -324,23 +328,6 @@ fn tiny() -> Value {
 
 fn read(w: &Value) -> (Option<Workload>, Vec<Diagnostic>) {
     inline_workload(w, "workloads[0]", false)
-}
-
-/// The tasks without their ranges of fragment runs (which depend on the reader's layout).
-fn without_ranges(w: &Workload) -> Vec<TaskSpec> {
-    let mut tasks = w.tasks.clone();
-    for t in &mut tasks {
-        t.fragments = 0..0;
-    }
-    tasks
-}
-
-/// Each task's fragments, (duration ms, usage MHz), in task order.
-fn per_task(w: &Workload) -> Vec<Vec<(i64, f64)>> {
-    w.tasks
-        .iter()
-        .map(|t| w.task_fragments(t).collect())
-        .collect()
 }
 
 /// The errors and warnings as `(severity, path)`.

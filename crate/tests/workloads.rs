@@ -5,9 +5,13 @@
 use policy_playground::api::handles::{Limits, Session};
 use policy_playground::api::{workloads, Answer};
 use policy_playground::input::workload::read_json_workload;
-use policy_playground::model::{TaskSpec, Workload};
+use policy_playground::model::Workload;
 use serde_json::{json, Value};
 use std::process::Command;
+
+#[path = "common/layout.rs"]
+mod layout;
+use layout::{per_task, without_ranges};
 
 const BIN: &str = env!("CARGO_BIN_EXE_policy-playground");
 
@@ -122,24 +126,6 @@ fn teaching(s: &mut Session) -> u32 {
 
 fn workload_of(s: &Session, h: u32) -> Workload {
     read_json_workload(&ok(s.workload_json(h))).expect("reads")
-}
-
-/// The tasks without their ranges of fragment runs, which depend on how a reader laid the
-/// runs out.
-fn without_ranges(w: &Workload) -> Vec<TaskSpec> {
-    let mut tasks = w.tasks.clone();
-    for t in &mut tasks {
-        t.fragments = 0..0;
-    }
-    tasks
-}
-
-/// Each task's fragments, (duration ms, usage MHz), in task order.
-fn per_task(w: &Workload) -> Vec<Vec<(i64, f64)>> {
-    w.tasks
-        .iter()
-        .map(|t| w.task_fragments(t).collect())
-        .collect()
 }
 
 /// The table of the teaching sample, edited as it is, gives the same workload; a change, a

@@ -216,12 +216,6 @@ impl Fragments {
         self.pieces.len()
     }
 
-    /// Bytes the store holds (runs and pieces, not the index used while adding).
-    pub fn bytes(&self) -> usize {
-        self.runs.len() * std::mem::size_of::<Run>()
-            + self.pieces.len() * std::mem::size_of::<Piece>()
-    }
-
     /// Every run in order, each as (piece, count): for comparisons.
     fn resolved(&self) -> impl Iterator<Item = (i64, u64, u32)> + '_ {
         self.runs.iter().map(|&r| {

@@ -317,11 +317,10 @@ fn tiled_bytes(sw: &SurfWeek, copies: u32) -> Result<(Vec<u8>, Vec<u8>), Exit> {
     parquet::workload(&tiled).map_err(fail)
 }
 
-/// One decode and run of a tiled workload.
+/// One decode and run of a tiled workload, and the workload decoded.
 struct TiledRun {
     ms: f64,
-    tasks: usize,
-    fragments: usize,
+    workload: Workload,
 }
 
 /// Decodes the parquet bytes `files` and runs them under `policy` on surf_week's topology: the ms
@@ -330,16 +329,9 @@ fn tiled_run(sw: &SurfWeek, policy: &Policy, files: &(Vec<u8>, Vec<u8>)) -> Resu
     let t0 = Instant::now();
     let workload = read_parquet_workload(&files.0, &files.1).map_err(|_| INVALID)?;
     std::hint::black_box(run_surf(sw, &workload, policy));
-    let ms = ms_since(t0);
-    let fragments = workload
-        .tasks
-        .iter()
-        .map(|t| workload.fragment_count(t) as usize)
-        .sum();
     Ok(TiledRun {
-        ms,
-        tasks: workload.tasks.len(),
-        fragments,
+        ms: ms_since(t0),
+        workload,
     })
 }
 
@@ -355,9 +347,15 @@ fn half_year(sw: &SurfWeek, mem: &Policy, quick: bool, reps: usize) -> Result<Va
         ms.push(run.ms);
         last = Some(run);
     }
-    let workload = read_parquet_workload(&files.0, &files.1).map_err(|_| INVALID)?;
+    // The last run's workload, for its size and the floor (not decoded once more).
+    let workload = last.map(|r| r.workload).unwrap_or_default();
     let (floor, _) = b::stream_floor(&workload, reps.min(3));
-    let runs = workload.fragments.run_count();
+    let fragments: u64 = workload
+        .tasks
+        .iter()
+        .map(|t| workload.fragment_count(t))
+        .sum();
+    let (tasks, runs) = (workload.tasks.len(), workload.fragments.run_count());
     drop(workload);
     let dir = TempDir::with(&format!("half-year-{copies}"), &files)?;
     let rss = peak_rss(Some(&dir.0));
@@ -365,8 +363,8 @@ fn half_year(sw: &SurfWeek, mem: &Policy, quick: bool, reps: usize) -> Result<Va
     let w = |k: &str| wasm.as_ref().map(|w| w[k].clone());
     Ok(json!({
         "halfYearScaleCopies": copies,
-        "halfYearScaleTasks": last.as_ref().map(|r| r.tasks),
-        "halfYearScaleFragments": last.as_ref().map(|r| r.fragments),
+        "halfYearScaleTasks": tasks,
+        "halfYearScaleFragments": fragments,
         "halfYearScaleMs": median(ms),
         "halfYearScaleRuns": runs,
         "halfYearScaleFloorMs": floor,
