@@ -7,8 +7,9 @@
 
 use crate::diag::Diagnostic;
 
+mod chunked;
 mod fragments;
-pub use fragments::{Fragments, Piece, Run};
+pub use fragments::{Fragments, Piece, Run, Runs};
 
 /// A datacenter: clusters of host groups, expanded to hosts in topology order.
 #[derive(Debug, Clone, PartialEq, Default)]

@@ -206,7 +206,7 @@ pub fn select(w: &Workload, s: &Selection) -> Result<Workload, Vec<Diagnostic>> 
     };
     for t in w.tasks.iter().filter(|t| s.keeps(&t.id, t.submission_ms)) {
         let start = out.fragments.begin_task();
-        for &run in w.fragments.runs(&t.fragments) {
+        for run in w.fragments.runs(&t.fragments) {
             let p = w.fragments.piece(run);
             out.fragments
                 .push_run(p.duration_ms, p.cpu_usage_mhz, run.count);

@@ -13,7 +13,7 @@ fuzz_target!(|data: &[u8]| {
                 assert!(t.cpu_count >= 1, "{t:?}");
                 assert!(t.duration_ms >= 1, "{t:?}");
                 assert!(!t.fragments.is_empty(), "{t:?}");
-                assert!(t.fragments.end as usize <= w.fragments.run_count(), "{t:?}");
+                assert!(t.fragments.end <= w.fragments.end(), "{t:?}");
                 let sum: i64 = w.task_fragments(t).map(|(d, _)| d).sum();
                 assert_eq!(sum, t.duration_ms, "{t:?}");
                 if let Some(d) = t.deadline_ms {

@@ -16,7 +16,7 @@ fn check_workload(w: &Workload, text: Option<&str>) {
         if let Some(d) = t.deadline_ms {
             assert!(d >= t.submission_ms, "{t:?}");
         }
-        assert!(t.fragments.end as usize <= w.fragments.run_count(), "{t:?}");
+        assert!(t.fragments.end <= w.fragments.end(), "{t:?}");
         if !t.fragments.is_empty() {
             let sum: i64 = w.task_fragments(t).map(|(d, _)| d).sum();
             assert_eq!(sum, t.duration_ms, "{t:?}");

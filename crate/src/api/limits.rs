@@ -4,11 +4,12 @@
 //!
 //! The browser limits hold OpenDC's half-year scale and more: surf_week (6,295 tasks, 2.3 M
 //! fragments, 277 hosts, 1.7 MB of parquet) tiled 31 times is 195,145 tasks and 72 M fragments in
-//! 51 MB of parquet. Fragments are stored as 8-byte runs of equal (duration, usage) (SURF's
-//! traces: about two fragments per run), read a batch at a time, so such a trace needs about
-//! 4 bytes per fragment of wasm memory besides its files (the 18-copy tiling, 41.8 M fragments:
-//! README, Speed). A trace whose every fragment differs from all others needs about 48 bytes per
-//! fragment while it loads (its run, its piece and the piece's index entry), which at the limit
+//! 51 MB of parquet. Fragments are stored as runs of equal (duration, usage) in 4 bytes each
+//! (SURF's traces: about two fragments per run), read a batch at a time into storage that grows
+//! without copying, so such a trace needs about 2 bytes per fragment of wasm memory besides its
+//! files (the 18-copy tiling, 41.8 M fragments: README, Speed). A trace whose every fragment
+//! differs from all others needs about 52 bytes per fragment while it loads (its run in three
+//! words past a million pieces, its piece and the piece's index entry), which at the limit
 //! is past wasm32's 4 GB: the module traps, and the page restarts it with the inputs it held
 //! before and says so.
 

@@ -46,7 +46,7 @@ pub fn stream_floor(w: &Workload, repetitions: usize) -> (f64, f64) {
             let t0 = Instant::now();
             work = 0.0;
             for t in &w.tasks {
-                for &run in w.fragments.runs(&t.fragments) {
+                for run in w.fragments.runs(&t.fragments) {
                     let p = w.fragments.piece(run);
                     work += f64::from(run.count) * p.duration_ms as f64 * p.cpu_usage_mhz;
                 }

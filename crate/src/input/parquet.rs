@@ -134,8 +134,6 @@ pub struct Table {
 /// grows as it is decoded; surf_week's 2.3 M fragments in 1.7 MB fit in the reservation.
 const RESERVED_ROWS_PER_BYTE: usize = 16;
 const RESERVED_ROWS_MAX: usize = 1 << 22;
-/// Rows [`Table::rows_bound`] allows at most: the browser's 80 M fragments, and room above.
-const MAX_BOUND_ROWS: usize = 1 << 27;
 
 /// Checks that column chunk `chunk` lies inside a file of `file_len` bytes: the parquet crate
 /// asserts that its start (the dictionary page's offset, else the first data page's) and its
@@ -305,15 +303,6 @@ impl Table {
     /// Number of rows, as the footer says (a u64: on wasm32 a usize would wrap a forged 2^40).
     pub fn rows(&self) -> u64 {
         self.reader.metadata().file_metadata().num_rows().max(0) as u64
-    }
-
-    /// The footer's row count, bounded by what the file's bytes could plausibly hold (16 rows
-    /// per byte) and by [`MAX_BOUND_ROWS`]: what a reader may reserve room for at once.
-    pub fn rows_bound(&self) -> usize {
-        usize::try_from(self.rows())
-            .unwrap_or(usize::MAX)
-            .min(self.len.saturating_mul(RESERVED_ROWS_PER_BYTE))
-            .min(MAX_BOUND_ROWS)
     }
 
     /// The capacity to reserve for `rows` values: as many, unless the file is too small to

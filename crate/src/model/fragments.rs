@@ -1,13 +1,14 @@
 //! A workload's fragments stored as runs: `count` consecutive fragments of one task with the
-//! same duration and CPU usage are one [`Run`] of 8 bytes, and each distinct (duration, usage)
-//! pair is stored once ([`Piece`]). OpenDC's traces are sampled at a fixed interval with long
-//! stretches of one usage (surf_week: 2.3 M fragments of 30 s, 1.17 M runs and 1,601 distinct
-//! usages), so this holds them in a quarter of the memory of two flat arrays and lets the
-//! simulator step from one change of usage to the next without visiting each fragment.
+//! same duration and CPU usage are one [`Run`], mostly of 4 bytes, and each distinct (duration,
+//! usage) pair is stored once ([`Piece`]). OpenDC's traces are sampled at a fixed interval with
+//! long stretches of one usage (surf_week: 2.3 M fragments of 30 s, 1.17 M runs and 1,601
+//! distinct usages), so this holds them in an eighth of the memory of two flat arrays and lets
+//! the simulator step from one change of usage to the next without visiting each fragment.
 //!
 //! A task's fragments are a range of runs ([`crate::model::TaskSpec::fragments`]); a run never
 //! spans two tasks. The order of fragments within a task is the input's.
 
+use super::chunked::Chunked;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::ops::Range;
@@ -21,7 +22,9 @@ pub struct Piece {
     pub cpu_usage_mhz: f64,
 }
 
-/// `count` (>= 1) consecutive fragments of one task, each the piece `piece`.
+/// `count` (>= 1) consecutive fragments of one task, each the piece `piece`. Stored in one
+/// 32-bit word when the piece index fits in [`PIECE_BITS`] and the count in the rest (SURF's
+/// runs: all but a few), else in three (see [`Fragments::run_at`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Run {
     /// Index into the store's pieces.
@@ -32,7 +35,13 @@ pub struct Run {
 /// The fragments of a workload: runs, and the distinct pieces they refer to.
 #[derive(Debug, Clone, Default)]
 pub struct Fragments {
-    runs: Vec<Run>,
+    /// The runs encoded as words ([`encode`]), in chunks so that a store of unknown size grows
+    /// without copying (see [`Chunked`]). A run's index is the position of its first word.
+    words: Chunked<u32>,
+    /// Runs stored.
+    run_count: usize,
+    /// The last run and where it begins (`None` after a truncation, which seals the store).
+    last: Option<(u32, Run)>,
     pieces: Vec<Piece>,
     /// Piece index by (duration, usage bits); rebuilt on demand after [`Fragments::shrink`].
     index: HashMap<(i64, u64), u32, BuildHasherDefault<PieceHasher>>,
@@ -50,12 +59,12 @@ impl Fragments {
     /// where the task's runs begin.
     pub fn begin_task(&mut self) -> u32 {
         self.sealed = true;
-        self.runs.len() as u32
+        self.end()
     }
 
     /// Where the runs added so far end (a task's range is `begin_task()..end()`).
     pub fn end(&self) -> u32 {
-        self.runs.len() as u32
+        self.words.len() as u32
     }
 
     /// Appends one fragment to the current task.
@@ -69,20 +78,48 @@ impl Fragments {
             return;
         }
         self.total += u64::from(count);
-        if !self.sealed {
-            if let Some(last) = self.runs.last_mut() {
-                let p = self.pieces[last.piece as usize];
-                if same(p, duration_ms, cpu_usage_mhz) {
-                    if let Some(sum) = last.count.checked_add(count) {
-                        last.count = sum;
-                        return;
+        if let (false, Some((at, last))) = (self.sealed, self.last) {
+            let p = self.pieces[last.piece as usize];
+            if same(p, duration_ms, cpu_usage_mhz) {
+                if let Some(sum) = last.count.checked_add(count) {
+                    let run = Run {
+                        piece: last.piece,
+                        count: sum,
+                    };
+                    let one_word = at + 1 == self.end();
+                    self.last = Some((at, run));
+                    match (encode(run), self.words.last_mut()) {
+                        // A one-word run that stays one (the common case): in place.
+                        (Some(word), Some(w)) if one_word => *w = word,
+                        // Else written again (in three words) where it began.
+                        _ => {
+                            self.words.truncate(at as usize);
+                            self.write(run);
+                        }
                     }
+                    return;
                 }
             }
         }
         self.sealed = false;
         let piece = self.intern(duration_ms, cpu_usage_mhz);
-        self.runs.push(Run { piece, count });
+        let run = Run { piece, count };
+        self.last = Some((self.end(), run));
+        self.run_count += 1;
+        self.write(run);
+    }
+
+    /// Appends the words of `run`.
+    #[inline(always)]
+    fn write(&mut self, run: Run) {
+        match encode(run) {
+            Some(word) => self.words.push(word),
+            None => {
+                self.words.push(0);
+                self.words.push(run.piece);
+                self.words.push(run.count);
+            }
+        }
     }
 
     /// The index of the piece (duration, usage), added when new. A small direct-mapped table of
@@ -125,22 +162,19 @@ impl Fragments {
         k
     }
 
-    /// Makes room for `runs` more runs at once (as many as can be had: nothing when the memory
-    /// is not there), so that a reader that knows an upper bound never grows the store by
-    /// copying it: in wasm a copy needs the old and the new store at once, and linear memory
-    /// never shrinks. [`Fragments::shrink`] gives the rest back.
-    pub fn reserve(&mut self, runs: usize) {
-        let _ = self.runs.try_reserve_exact(runs);
-    }
-
     /// Drops the runs from `start` on (a task being read turned out invalid).
     pub fn truncate(&mut self, start: u32) {
-        let start = start as usize;
-        if start < self.runs.len() {
-            let removed: u64 = self.runs[start..].iter().map(|r| u64::from(r.count)).sum();
+        if start < self.end() {
+            let (mut removed, mut runs) = (0u64, 0usize);
+            for r in self.runs(&(start..self.end())) {
+                removed += u64::from(r.count);
+                runs += 1;
+            }
             self.total -= removed;
-            self.runs.truncate(start);
+            self.run_count -= runs;
+            self.words.truncate(start as usize);
         }
+        self.last = None;
         self.sealed = true;
     }
 
@@ -149,19 +183,56 @@ impl Fragments {
     pub fn shrink(&mut self) {
         self.index = HashMap::default();
         self.recent = Vec::new();
-        self.runs.shrink_to_fit();
+        self.words.shrink();
         self.pieces.shrink_to_fit();
     }
 
-    /// The runs of `range`.
-    pub fn runs(&self, range: &Range<u32>) -> &[Run] {
-        &self.runs[range.start as usize..range.end as usize]
+    /// The runs of `range` (from a run's start to a run's end), in order.
+    pub fn runs(&self, range: &Range<u32>) -> Runs<'_> {
+        Runs {
+            store: self,
+            at: range.start,
+            end: range.end.min(self.end()),
+        }
     }
 
-    /// Run `k`.
+    /// The run that begins at `k`, and where the next one begins: runs take one word or three,
+    /// so the next run is not always at `k + 1`.
+    #[inline(always)]
+    pub fn run_at(&self, k: u32) -> (Run, u32) {
+        let word = self.words.get(k);
+        if word >> PIECE_BITS != 0 {
+            let run = Run {
+                piece: word & PIECE_MASK,
+                count: word >> PIECE_BITS,
+            };
+            (run, k + 1)
+        } else {
+            self.wide_run_at(k)
+        }
+    }
+
+    /// [`Fragments::run_at`] for a run in three words (rare: kept out of the inner loop).
+    #[cold]
+    #[inline(never)]
+    fn wide_run_at(&self, k: u32) -> (Run, u32) {
+        let run = Run {
+            piece: self.words.get(k + 1),
+            count: self.words.get(k + 2),
+        };
+        (run, k + 3)
+    }
+
+    /// The run that begins at `k`.
     #[inline(always)]
     pub fn run(&self, k: u32) -> Run {
-        self.runs[k as usize]
+        self.run_at(k).0
+    }
+
+    /// Where run `k`'s words are in memory (`None` past the end): for a prefetch hint.
+    #[inline(always)]
+    pub fn run_address(&self, k: u32) -> Option<*const u32> {
+        self.words.address(k)
     }
 
     /// The piece a run is made of.
@@ -172,7 +243,7 @@ impl Fragments {
 
     /// The fragments of `range` one by one, as (duration ms, CPU usage MHz).
     pub fn iter(&self, range: &Range<u32>) -> impl Iterator<Item = (i64, f64)> + '_ {
-        self.runs(range).iter().flat_map(move |&r| {
+        self.runs(range).flat_map(move |r| {
             let p = self.piece(r);
             std::iter::repeat_n((p.duration_ms, p.cpu_usage_mhz), r.count as usize)
         })
@@ -180,7 +251,7 @@ impl Fragments {
 
     /// How many fragments `range` holds.
     pub fn count(&self, range: &Range<u32>) -> u64 {
-        self.runs(range).iter().map(|r| u64::from(r.count)).sum()
+        self.runs(range).map(|r| u64::from(r.count)).sum()
     }
 
     /// The total duration of `range`'s fragments, ms (saturating).
@@ -190,7 +261,7 @@ impl Fragments {
 
     /// The total duration of `range`'s fragments, ms; `None` past `i64::MAX`.
     pub fn checked_duration(&self, range: &Range<u32>) -> Option<i64> {
-        self.runs(range).iter().try_fold(0i64, |sum, &r| {
+        self.runs(range).try_fold(0i64, |sum, r| {
             let d = self.piece(r).duration_ms.checked_mul(i64::from(r.count))?;
             sum.checked_add(d)
         })
@@ -208,7 +279,7 @@ impl Fragments {
 
     /// Runs over the whole store.
     pub fn run_count(&self) -> usize {
-        self.runs.len()
+        self.run_count
     }
 
     /// Distinct pieces.
@@ -218,10 +289,31 @@ impl Fragments {
 
     /// Every run in order, each as (piece, count): for comparisons.
     fn resolved(&self) -> impl Iterator<Item = (i64, u64, u32)> + '_ {
-        self.runs.iter().map(|&r| {
+        self.runs(&(0..self.end())).map(|r| {
             let p = self.piece(r);
             (p.duration_ms, p.cpu_usage_mhz.to_bits(), r.count)
         })
+    }
+}
+
+/// The runs of a range of a [`Fragments`], in order ([`Fragments::runs`]).
+pub struct Runs<'a> {
+    store: &'a Fragments,
+    at: u32,
+    end: u32,
+}
+
+impl Iterator for Runs<'_> {
+    type Item = Run;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Run> {
+        if self.at >= self.end {
+            return None;
+        }
+        let (run, next) = self.store.run_at(self.at);
+        self.at = next;
+        Some(run)
     }
 }
 
@@ -230,13 +322,26 @@ impl Fragments {
 impl PartialEq for Fragments {
     fn eq(&self, other: &Self) -> bool {
         self.total == other.total
-            && self.runs.len() == other.runs.len()
+            && self.run_count == other.run_count
             && self.resolved().eq(other.resolved())
     }
 }
 
 /// Bits of the slot of a piece in [`Fragments::recent`] (4,096 slots, 16 KB).
 const RECENT_BITS: u32 = 12;
+
+/// Bits of a one-word run's piece index (1 M pieces; SURF's traces have 1,601); the count takes
+/// the other 12 (up to 4,095 fragments, 34 hours of 30 s samples).
+const PIECE_BITS: u32 = 20;
+const PIECE_MASK: u32 = (1 << PIECE_BITS) - 1;
+
+/// A run as one word, `count << PIECE_BITS | piece`, when both fit; `None` for a run written
+/// as three words: a word whose count part is 0 (never a one-word run's, as a count is >= 1),
+/// then the piece and the count.
+fn encode(run: Run) -> Option<u32> {
+    (run.piece <= PIECE_MASK && run.count >> (32 - PIECE_BITS) == 0)
+        .then_some(run.count << PIECE_BITS | run.piece)
+}
 
 fn same(p: Piece, duration_ms: i64, cpu_usage_mhz: f64) -> bool {
     p.duration_ms == duration_ms && p.cpu_usage_mhz.to_bits() == cpu_usage_mhz.to_bits()
@@ -314,6 +419,50 @@ mod tests {
             fragments,
             [(30, 1.0), (30, 1.0), (30, 2.0), (10, 2.0), (10, 2.0)]
         );
+    }
+
+    /// Runs too long or of a piece index too high for one word take three: written so, grown
+    /// from one word into three, read back in order beside one-word runs, and truncated.
+    #[test]
+    fn runs_past_one_word_take_three() {
+        let mut f = Fragments::default();
+        let a = f.begin_task();
+        f.push_run(30, 1.0, 4095); // one word
+        let one_word = f.end();
+        f.push(30, 1.0); // 4,096: now three words where it began
+        f.push(10, 2.0);
+        f.push_run(10, 3.0, 70_000); // three words
+        f.push_run(10, 3.0, 5); // merged into it
+        let a = a..f.end();
+        assert_eq!(one_word, 1);
+        assert_eq!(a, 0..7);
+        assert_eq!(f.run_count(), 3);
+        let runs: Vec<(u32, u32)> = f.runs(&a).map(|r| (r.piece, r.count)).collect();
+        assert_eq!(runs, [(0, 4096), (1, 1), (2, 70_005)]);
+        assert_eq!(f.run_at(0).1, 3);
+        assert_eq!(f.run_at(3).1, 4);
+        assert_eq!(f.count(&a), 4096 + 1 + 70_005);
+        assert_eq!(f.duration(&a), 4096 * 30 + 10 + 70_005 * 10);
+        f.truncate(4);
+        assert_eq!((f.len(), f.run_count(), f.end()), (4097, 2, 4));
+        // Piece indices from 2^20 on: three words each.
+        let mut g = Fragments::default();
+        g.begin_task();
+        let pieces = (1 << PIECE_BITS) + 3;
+        for k in 0..pieces {
+            g.push(k as i64, 1.0);
+        }
+        let all = 0..g.end();
+        assert_eq!(g.end() as usize, (1 << PIECE_BITS) + 3 * 3);
+        let last: Vec<(i64, u32)> = g
+            .runs(&all)
+            .skip((1 << PIECE_BITS) - 1)
+            .map(|r| (g.piece(r).duration_ms, r.count))
+            .collect();
+        let want: Vec<(i64, u32)> = ((1 << PIECE_BITS) - 1..pieces as i64)
+            .map(|d| (d, 1))
+            .collect();
+        assert_eq!(last, want);
     }
 
     #[test]

@@ -106,7 +106,7 @@ pub fn workload(w: &Workload) -> String {
     }
     for t in &w.tasks {
         for run in w.fragments.runs(&t.fragments) {
-            let p = w.fragments.piece(*run);
+            let p = w.fragments.piece(run);
             for _ in 0..run.count {
                 h.u64(p.duration_ms as u64);
                 h.f64(p.cpu_usage_mhz);

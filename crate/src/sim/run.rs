@@ -147,6 +147,7 @@ impl<'a> Simulation<'a> {
                 generation: 0,
                 placed_seq: 0,
                 frag: u32::MAX,
+                next: u32::MAX,
                 left: 0,
                 frag_stop: t.fragments.end,
                 frag_end: 0,

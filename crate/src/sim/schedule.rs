@@ -296,7 +296,7 @@ impl Simulation<'_> {
             if self.merge {
                 self.skipped += tk.merge_repeats(workload, spec.fragments.end);
             }
-            prefetch_next_fragment(workload, tk.frag);
+            prefetch_next_fragment(workload, tk.next);
         }
         let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         self.running_count += 1;
@@ -314,7 +314,7 @@ impl Simulation<'_> {
     pub(super) fn advance(&mut self, i: usize, t: i64) {
         let workload = self.scenario.workload;
         let tk = &self.tasks[i];
-        let last = tk.frag == u32::MAX || (tk.left == 0 && tk.frag + 1 >= tk.frag_stop);
+        let last = tk.frag == u32::MAX || (tk.left == 0 && tk.next >= tk.frag_stop);
         if last {
             self.stop(i, t);
             let tk = &mut self.tasks[i];
@@ -337,13 +337,13 @@ impl Simulation<'_> {
                 .piece(workload.fragments.run(tk.frag))
                 .duration_ms;
         } else {
-            tk.enter_run(workload, tk.frag + 1, 0, t);
+            tk.enter_run(workload, tk.next, 0, t);
             if self.merge {
                 self.skipped += tk.merge_repeats(workload, end_fragments);
             }
         }
         let new = tk.usage;
-        prefetch_next_fragment(workload, tk.frag);
+        prefetch_next_fragment(workload, tk.next);
         let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         if new != old {
             self.change_usage(h, t);
@@ -385,13 +385,13 @@ fn progress_at(workload: &Workload, range: &std::ops::Range<u32>, done: i64) -> 
     let mut offset = 0;
     let mut k = range.start;
     loop {
-        let run = f.run(k);
+        let (run, next) = f.run_at(k);
         let d = f.piece(run).duration_ms;
-        let last_run = k + 1 >= range.end;
+        let last_run = next >= range.end;
         let whole = d * i64::from(run.count);
         if !last_run && offset + whole <= done {
             offset += whole;
-            k += 1;
+            k = next;
             continue;
         }
         // Fragments of this run wholly done, but never past its last one.

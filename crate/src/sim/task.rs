@@ -50,6 +50,8 @@ pub(super) struct Task {
     /// task without fragments): the last of the runs merged into one step when their usage
     /// repeats (see [`Simulation::merge`]).
     pub(super) frag: u32,
+    /// Where the run after `frag` begins (runs take one word or three).
+    pub(super) next: u32,
     /// Fragments of run `frag` after the current one: stepped one by one without merging,
     /// taken into the step (0) with it.
     pub(super) left: u32,
@@ -71,27 +73,25 @@ impl Task {
     }
 }
 
-/// Asks the CPU to bring the run after `frag` into the cache: the task reads it at its next
-/// boundary, hundreds of instants later, and the runs are far larger than the cache
-/// (surf_week: 9 MB), so without this many boundaries wait for memory. A hint only (no effect
+/// Asks the CPU to bring the run that begins at `next` into the cache: the task reads it at its
+/// next boundary, hundreds of instants later, and the runs are far larger than the cache
+/// (surf_week: 5 MB), so without this many boundaries wait for memory. A hint only (no effect
 /// on results); nothing outside x86-64.
 #[inline(always)]
-pub(super) fn prefetch_next_fragment(workload: &Workload, frag: u32) {
+pub(super) fn prefetch_next_fragment(workload: &Workload, next: u32) {
     #[cfg(target_arch = "x86_64")]
     {
         use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-        let next = frag.wrapping_add(1);
-        if next < workload.fragments.end() {
-            let runs = workload.fragments.runs(&(next..next + 1));
+        if let Some(run) = workload.fragments.run_address(next) {
             // SAFETY: SSE is part of every x86-64 CPU, and a prefetch only hints at an address
             // (of a live element here): it reads nothing into the program and never faults.
             unsafe {
-                _mm_prefetch::<_MM_HINT_T0>(runs.as_ptr().cast());
+                _mm_prefetch::<_MM_HINT_T0>(run.cast());
             }
         }
     }
     #[cfg(not(target_arch = "x86_64"))]
-    let _ = (workload, frag);
+    let _ = (workload, next);
 }
 
 impl Task {
@@ -99,9 +99,10 @@ impl Task {
     /// current step.
     #[inline]
     pub(super) fn enter_run(&mut self, workload: &Workload, k: u32, skip: u32, t: i64) {
-        let run = workload.fragments.run(k);
+        let (run, next) = workload.fragments.run_at(k);
         let piece = workload.fragments.piece(run);
         self.frag = k;
+        self.next = next;
         self.left = run.count - 1 - skip;
         self.frag_end = t + piece.duration_ms;
         self.usage = piece.cpu_usage_mhz;
@@ -111,7 +112,7 @@ impl Task {
     /// rest of its run and over the runs after it with the same usage, bit for bit, up to the
     /// task's last run (`end` is the end of its range); returns how many fragment boundaries
     /// it stepped over.
-    #[inline]
+    #[inline(always)]
     pub(super) fn merge_repeats(&mut self, workload: &Workload, end: u32) -> u64 {
         let f = &workload.fragments;
         let current = f.piece(f.run(self.frag));
@@ -119,18 +120,17 @@ impl Task {
         self.frag_end += current.duration_ms * i64::from(self.left);
         self.left = 0;
         let bits = self.usage.to_bits();
-        let mut k = self.frag;
-        while k + 1 < end {
-            let run = f.run(k + 1);
-            let next = f.piece(run);
-            if next.cpu_usage_mhz.to_bits() != bits {
+        while self.next < end {
+            let (run, after) = f.run_at(self.next);
+            let piece = f.piece(run);
+            if piece.cpu_usage_mhz.to_bits() != bits {
                 break;
             }
-            k += 1;
-            self.frag_end += next.duration_ms * i64::from(run.count);
+            self.frag = self.next;
+            self.next = after;
+            self.frag_end += piece.duration_ms * i64::from(run.count);
             skipped += u64::from(run.count);
         }
-        self.frag = k;
         skipped
     }
 
@@ -142,6 +142,6 @@ impl Task {
         }
         let f = &scenario.workload.fragments;
         let current = f.piece(f.run(self.frag)).duration_ms * i64::from(self.left);
-        self.frag_end + current + f.duration(&(self.frag + 1..self.frag_stop))
+        self.frag_end + current + f.duration(&(self.next..self.frag_stop))
     }
 }

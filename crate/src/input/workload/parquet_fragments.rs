@@ -259,9 +259,6 @@ pub(super) fn read(
         orphans: 0,
         gpu_used: false,
     };
-    // At most one run per row: room for them all at once (a forged footer's count is bounded
-    // by the file's size), given back by `shrink` once the runs are known.
-    g.fragments.reserve(f.rows_bound());
     let mut streams = vec![columns.id, columns.duration, columns.usage];
     streams.extend(columns.gpu);
     f.side_by_side(&mut streams, |first, b| g.batch(p, first, b))
@@ -299,7 +296,6 @@ fn gather(mut fragments: Fragments, blocks: Vec<Vec<Range<u32>>>) -> (Fragments,
         return (fragments, ranges);
     }
     let mut out = Fragments::default();
-    out.reserve(fragments.run_count());
     let ranges = blocks
         .iter()
         .map(|task_blocks| {
@@ -308,7 +304,7 @@ fn gather(mut fragments: Fragments, blocks: Vec<Vec<Range<u32>>>) -> (Fragments,
             }
             let start = out.begin_task();
             for block in task_blocks {
-                for &run in fragments.runs(block) {
+                for run in fragments.runs(block) {
                     let p = fragments.piece(run);
                     out.push_run(p.duration_ms, p.cpu_usage_mhz, run.count);
                 }
