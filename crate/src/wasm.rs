@@ -229,9 +229,10 @@ pub fn run_with_progress(
 }
 
 /// [`run_with_progress`] for the page: see [`api::binary`]. The answer is an object, `{type:
-/// "success", value: {run, notes, overview, result, columns, bars}}` where `result` holds the
-/// JSON result's fields but its tasks and hosts, which `columns` holds as typed arrays (each with
-/// a buffer of its own, so that the worker can transfer them), with the timeline's `bars`.
+/// "success", value: {run, notes, overview, result, columns, steps, bars}}` where `result` holds
+/// the JSON result's fields but its tasks and hosts, which `columns` holds as typed arrays (each
+/// with a buffer of its own, so that the worker can transfer them), and its step series, which
+/// `steps` holds so, with the timeline's `bars`.
 #[wasm_bindgen(js_name = runBinaryWithProgress)]
 pub fn run_binary_with_progress(
     handles_json: &str,
@@ -247,7 +248,7 @@ pub fn run_binary_with_progress(
                     let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(f));
                 });
         bytes_answer(answer, |run| {
-            let (head, columns, bars) = run.split();
+            let (head, columns, steps, bars) = run.split();
             let text = serde_json::to_string(&head).unwrap_or_else(|_| "{}".into());
             let value = js_sys::JSON::parse(&text).unwrap_or_else(|_| js_sys::Object::new().into());
             let set = |o: &JsValue, key: &str, v: &JsValue| {
@@ -266,6 +267,11 @@ pub fn run_binary_with_progress(
                 set(&c, key, &typed_array(column));
             }
             set(&value, "columns", &c);
+            let st = js_sys::Object::new();
+            for (key, column) in steps.columns() {
+                set(&st, key, &typed_array(column));
+            }
+            set(&value, "steps", &st);
             let b = js_sys::Object::new();
             set(&b, "lanes", &JsValue::from(bars.lanes));
             for (key, column) in bars.columns() {

@@ -9,6 +9,7 @@ use policy_playground::api::handles::{parse_request, Session};
 use policy_playground::api::Answer;
 use policy_playground::output::bars::{TimelineBars, DEFER, PAUSE, RUN, TERM, WAIT};
 use policy_playground::output::columns::RunColumns;
+use policy_playground::output::steps::StepColumns;
 use serde_json::{json, Value};
 
 const T0: i64 = 1_700_000_000_000;
@@ -198,6 +199,28 @@ fn check_bars(json: &Value, c: &RunColumns, b: &TimelineBars) {
     }
 }
 
+/// Every step series column against the JSON result's series (`[[timeMs, value]]`).
+fn check_steps(json: &Value, st: &StepColumns) {
+    let series = &json["series"];
+    for (key, at, values) in [
+        ("powerW", &st.power_at_ms, &st.power_w),
+        ("runningTasks", &st.running_at_ms, &st.running_tasks),
+        ("queuedTasks", &st.queued_at_ms, &st.queued_tasks),
+        ("deferredTasks", &st.deferred_at_ms, &st.deferred_tasks),
+    ] {
+        let points = series[key].as_array().expect(key);
+        assert_eq!(
+            (at.len(), values.len()),
+            (points.len(), points.len()),
+            "{key}"
+        );
+        for (k, p) in points.iter().enumerate() {
+            same(at[k], num(&p[0]), &format!("{key}[{k}] time"));
+            same(values[k], num(&p[1]), &format!("{key}[{k}] value"));
+        }
+    }
+}
+
 /// The teaching sample's handles in a new session.
 fn teaching(s: &mut Session) -> String {
     let v = success(s.load_scenario(&read("www/samples/teaching/scenario.json")));
@@ -217,20 +240,20 @@ fn the_columns_are_the_json_results_fields_on_the_teaching_sample() {
         let (json, run) = both(&mut s, &handles, policy, r#"{"seriesResolutionMs": 0}"#);
         check_columns(&json, &run.columns);
         check_bars(&json, &run.columns, &run.bars);
+        check_steps(&json, &run.steps);
+        assert!(run.steps.power_w.len() > 100, "exact power changes");
         for &k in &run.bars.kind {
             kinds[k as usize] += 1;
         }
         // The head is the JSON result's other fields, unchanged.
         let head = serde_json::to_value(&run.result).unwrap();
-        for key in [
-            "metrics",
-            "series",
-            "warnings",
-            "startEpochMs",
-            "provenance",
-        ] {
+        for key in ["metrics", "warnings", "startEpochMs", "provenance"] {
             assert_eq!(head[key], json[key], "{key}");
         }
+        for key in ["resolutionMs", "carbonIntensity", "regime"] {
+            assert_eq!(head["series"][key], json["series"][key], "series.{key}");
+        }
+        assert_eq!(head["series"].as_object().map(|o| o.len()), Some(3));
     }
     // The policies between them make every kind of bar but the never-placed one.
     assert!(
@@ -272,6 +295,20 @@ fn the_bars_of_a_small_run_as_worked_out_by_hand() {
     let (json, run) = both(&mut s, &handles, MEM, "{}");
     check_columns(&json, &run.columns);
     check_bars(&json, &run.columns, &run.bars);
+    check_steps(&json, &run.steps);
+    // Running: a from 0; b and d from 2 s, when a ends; b ends at 3 s as e starts on tiny; e
+    // ends at 4 s, d at 5 s.
+    let running: Vec<(f64, f64)> = run
+        .steps
+        .running_at_ms
+        .iter()
+        .copied()
+        .zip(run.steps.running_tasks.iter().copied())
+        .collect();
+    assert_eq!(
+        running,
+        vec![(0.0, 1.0), (2000.0, 2.0), (4000.0, 1.0), (5000.0, 0.0)]
+    );
     let b = &run.bars;
     // Lanes: tiny-0, main-0 (the hosts' names as the result lists them), never placed.
     assert_eq!(b.lanes, 3);

@@ -87,7 +87,18 @@ async function compareInPage(page) {
     };
     const kinds = [0, 0, 0, 0, 0];
     for (const b of want.bars) kinds[b[2]]++;
+    // The step series as columns and as the JSON's [[timeMs, value]] points; the power strip's
+    // table as drawn.
+    const steps = {}, jsonSteps = {};
+    for (const [key, at] of [['powerW', 'powerAtMs'], ['runningTasks', 'runningAtMs'], ['queuedTasks', 'queuedAtMs'], ['deferredTasks', 'deferredAtMs']]) {
+      const t = r.steps[at], v = r.steps[key];
+      steps[key] = { typed: t instanceof Float64Array && v instanceof Float64Array, points: Array.from(t, (x, k) => [x, v[k]]) };
+      jsonSteps[key] = json.series[key];
+    }
+    const powerRows = [...document.querySelectorAll('[data-testid=chart-strip-powerW-table] tbody tr')]
+      .map((tr) => tr.querySelector('td')?.textContent);
     return {
+      steps, jsonSteps, powerRows,
       json: answer.value, tasks: r.data.tasks, hosts: r.data.hosts, jsonTasks: json.tasks, jsonHosts: json.hosts,
       want, got, kinds, typed: r.data.c.submitMs instanceof Float64Array && m.from instanceof Float64Array,
     };
@@ -106,6 +117,17 @@ async function check(page, label) {
   assert.deepStrictEqual(c.got.missed, c.want.missed, `${label}: missed deadlines`);
   assert.equal(c.got.bars.length, c.want.bars.length, `${label}: bars`);
   for (let j = 0; j < c.got.bars.length; j++) assert.deepStrictEqual(c.got.bars[j], c.want.bars[j], `${label}: bar ${j}`);
+  for (const [key, s] of Object.entries(c.steps)) {
+    assert.ok(s.typed, `${label}: ${key} crosses as typed arrays`);
+    assert.ok(s.points.length > 0, `${label}: ${key} has change points`);
+    assert.deepStrictEqual(s.points, c.jsonSteps[key], `${label}: ${key}`);
+  }
+  // Each value of the power strip's table is a value the JSON's power series takes, in kW (the
+  // strip reads the columns, not the JSON).
+  const shown = new Set(c.jsonSteps.powerW.map(([, w]) => (+(w * 1e-3).toPrecision(4)).toLocaleString('en-US')));
+  assert.ok(c.powerRows.length >= 3, `${label}: the power strip's table has rows`);
+  for (const v of c.powerRows) assert.ok(v === '—' || shown.has(v), `${label}: power strip value ${v} is one of the series'`);
+  assert.ok(c.powerRows.some((v) => v !== '—' && v !== '0'), `${label}: the power strip shows power`);
   return c;
 }
 

@@ -613,7 +613,7 @@ async function start() {
   for (const event of ['results', 'compare', 'inputs']) on(event, () => portfolio.refresh());
   // The run's series under the timeline, on its time axis (strips.js).
   const strips = createStrips($('strips'), view, { download });
-  on('results', () => strips.set(state.results.filter(Boolean).map((r, i) => ({ label: state.results[1] ? (i ? 'B' : 'A') : 'A', result: r.result }))));
+  on('results', () => strips.set(state.results.filter(Boolean).map((r, i) => ({ label: state.results[1] ? (i ? 'B' : 'A') : 'A', result: r.result, steps: r.steps }))));
   // The replay of policy A's run (replay.js), over the same queue and inspector views.
   const replay = createReplay($('replay'), { sim, view, timelines, getRun: () => state.results[0], showQueue, explainTask });
   on('results', () => replay.reset());

@@ -1,68 +1,80 @@
 // Under the timeline, on its time axis (the same TimeView, the same left gutter): strips of the
-// run's series as Rust reported them (`result.series`: total power, running, queued and
-// deferred tasks at their change points), for A and, when comparing, B; and a chart of each
-// host's mean utilisation (`result.hosts[].meanUtilization`). Each is a chart of charts.js:
-// legend, keyboard focus, a table of the same numbers, SVG and PNG.
+// run's step series as Rust reported them (the binary run's `steps`, crate/src/output/steps.rs:
+// total power, running, queued and deferred tasks at their change points, each a column of
+// times beside a column of values), for A and, when comparing, B; and a chart of each host's
+// mean utilisation (`result.hosts[].meanUtilization`). Each is a chart of charts.js: legend,
+// keyboard focus, a table of the same numbers, SVG and PNG.
 import { h } from './state.js';
 import { createChart, PALETTE, titled } from './charts.js';
 import { duration, ticks } from './format.js';
 
-/** The series drawn, each with its title and unit. */
+/** The series drawn, each with its columns in `steps`, title and unit. */
 const STRIPS = [
-  { key: 'powerW', title: 'Power of all hosts', unit: 'kW', scale: 1e-3 },
-  { key: 'runningTasks', title: 'Running tasks', unit: '', scale: 1 },
-  { key: 'queuedTasks', title: 'Queued tasks', unit: '', scale: 1 },
-  { key: 'deferredTasks', title: 'Deferred tasks', unit: '', scale: 1 },
+  { key: 'powerW', at: 'powerAtMs', title: 'Power of all hosts', unit: 'kW', scale: 1e-3 },
+  { key: 'runningTasks', at: 'runningAtMs', title: 'Running tasks', unit: '', scale: 1 },
+  { key: 'queuedTasks', at: 'queuedAtMs', title: 'Queued tasks', unit: '', scale: 1 },
+  { key: 'deferredTasks', at: 'deferredAtMs', title: 'Deferred tasks', unit: '', scale: 1 },
 ];
 /** The timeline's left gutter and right margin, px (timeline.js), so that times line up. */
 const GUTTER = 104, RIGHT = 8;
 /** Columns a strip's series is thinned to (about a chart's width in pixels). */
 const COLUMNS = 1000;
-/** Each series scaled to its unit, once per result (keyed by the result's own array). */
-const scaled = new WeakMap();
-const scaledPoints = (raw, scale) => {
-  let p = scaled.get(raw);
-  if (!p) { p = raw.map(([t, v]) => [t, v * scale]); scaled.set(raw, p); }
-  return p;
-};
 
-/** The value of a step series `[[t, v]]` in force at `t` (the last change at or before it). */
-function at(points, t) {
-  let lo = 0, hi = points.length - 1, out = null;
+/** @typedef {{t: Float64Array, v: Float64Array}} Steps a step series: change k is (t[k], v[k]) */
+
+/** Each series scaled to its unit, once per result (keyed by the result's own column). */
+const scaled = new WeakMap();
+/** @returns {Steps} */
+function scaledSteps(steps, strip) {
+  const raw = steps[strip.key];
+  let v = scaled.get(raw);
+  if (!v) { v = strip.scale === 1 ? raw : raw.map((x) => x * strip.scale); scaled.set(raw, v); }
+  return { t: steps[strip.at], v };
+}
+
+/** The value of a step series in force at `t` (of the last change at or before it; null
+ * before the first). */
+function at({ t: ts, v }, t) {
+  let lo = 0, hi = ts.length - 1, out = null;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    if (points[mid][0] <= t) { out = points[mid][1]; lo = mid + 1; } else hi = mid - 1;
+    if (ts[mid] <= t) { out = v[mid]; lo = mid + 1; } else hi = mid - 1;
   }
   return out;
 }
 
 /** The first index of a step series whose time is after `t` (`strict`), or at or after it. */
-function after(points, t, strict = true) {
-  let lo = 0, hi = points.length;
+function after({ t: ts }, t, strict = true) {
+  let lo = 0, hi = ts.length;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
-    if (points[mid][0] < t || (strict && points[mid][0] === t)) lo = mid + 1; else hi = mid;
+    if (ts[mid] < t || (strict && ts[mid] === t)) lo = mid + 1; else hi = mid;
   }
   return lo;
 }
 
-/** Change points `[from, to)` of a step series, at most four per one of `columns` equal
- * columns of `[t0, t1]`: in each, its first, lowest, highest and last point in time order. A
- * step line through them covers the same pixels as through all of them (one column is about a
- * pixel), so a half-year series of hundreds of thousands of changes draws in a few thousand. */
-function thin(points, from, to, t0, t1, columns) {
-  if (to - from <= 4 * columns) return points.slice(from, to);
-  const out = [], per = (t1 - t0) / columns;
+/** Change points `[from, to)` of a step series as `[t, v]` points, at most four per one of
+ * `columns` equal columns of `[t0, t1]`: in each, its first, lowest, highest and last point in
+ * time order. A step line through them covers the same pixels as through all of them (one
+ * column is about a pixel), so a half-year series of hundreds of thousands of changes draws in
+ * a few thousand. */
+function thin({ t: ts, v }, from, to, t0, t1, columns) {
+  const out = [];
+  if (to - from <= 4 * columns) {
+    for (let k = from; k < to; k++) out.push([ts[k], v[k]]);
+    return out;
+  }
+  const per = (t1 - t0) / columns;
   let col = -1, first = 0, lo = 0, hi = 0, last = 0;
   const flush = () => {
     if (col < 0) return;
-    for (const k of [...new Set([first, lo, hi, last])].sort((a, b) => a - b)) out.push(points[k]);
+    for (const k of [...new Set([first, lo, hi, last])].sort((a, b) => a - b)) out.push([ts[k], v[k]]);
   };
   for (let k = from; k < to; k++) {
-    const c = Math.floor((points[k][0] - t0) / per);
+    const c = Math.floor((ts[k] - t0) / per);
     if (c !== col) { flush(); col = c; first = lo = hi = last = k; continue; }
-    if (points[k][1] < points[lo][1]) lo = k;
-    if (points[k][1] > points[hi][1]) hi = k;
+    if (v[k] < v[lo]) lo = k;
+    if (v[k] > v[hi]) hi = k;
     last = k;
   }
   flush();
@@ -77,14 +89,15 @@ export function createStrips(el, view, { download }) {
   const hosts = createChart(box, { id: 'chart-host-utilisation', title: 'Mean utilisation of each host (%)', height: 180, download });
   let shown = [];
 
-  /** Draws the strips of the results shown ([{label, result}]) over the view's time range. */
+  /** Draws the strips of the results shown ([{label, result, steps}]) over the view's time
+   * range. */
   function draw() {
     if (!shown.length) return;
     const t0 = Math.max(0, view.t0), t1 = view.t1;
     const xt = ticks(t0, t1, 6).filter((v) => v >= t0 && v <= t1);
     charts.forEach((c, k) => {
-      const series = shown.map(({ label, result }, i) => {
-        const pts = scaledPoints(result.series[c.key], c.scale);
+      const series = shown.map(({ label, result, steps }, i) => {
+        const pts = scaledSteps(steps, c);
         // Clip to the view: the value in force at t0, the change points inside (thinned to a
         // few per pixel column), held to t1.
         const inside = thin(pts, after(pts, t0), after(pts, t1, false), t0, t1, COLUMNS);
@@ -131,7 +144,8 @@ export function createStrips(el, view, { download }) {
   };
   view.listeners.add(invalidate);
   return {
-    /** The results shown: [{label, result}] (A, and B when comparing), drawn in the next frame. */
+    /** The results shown: [{label, result, steps}] (A, and B when comparing; `steps` the binary
+     * run's step series), drawn in the next frame. */
     set(results) { shown = results; invalidate(); },
   };
 }

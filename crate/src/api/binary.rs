@@ -1,7 +1,8 @@
 //! A run for the page, with its per-task and per-host data as columns rather than JSON
 //! ([`Session::run_binary`]): the wasm facade hands the columns over as typed arrays that the
 //! worker transfers, so a large result crosses to the page without a JSON text and without a
-//! parse. The JSON result ([`Session::run`], `exportResult`, the CLI) is unchanged.
+//! parse; so do its step series (power and task counts over time, [`StepColumns`]). The JSON
+//! result ([`Session::run`], `exportResult`, the CLI) is unchanged.
 
 use super::handles::Session;
 use super::runs::{Handles, RunAnswer, RunOptions};
@@ -10,20 +11,45 @@ use crate::diag::Diagnostic;
 use crate::notes::Note;
 use crate::output::bars::TimelineBars;
 use crate::output::columns::RunColumns;
-use crate::sim::result::{Metrics, Provenance, Series};
+use crate::output::steps::StepColumns;
+use crate::sim::result::{Metrics, Provenance, RegimePoint, Series};
 use serde::Serialize;
 
-/// The result of a run without its tasks and hosts (those are in [`BinaryRun::columns`]): the
-/// same fields, with the same values, as the JSON result's.
+/// The result of a run without its tasks and hosts (those are in [`BinaryRun::columns`]) and its
+/// step series (in [`BinaryRun::steps`]): the same fields, with the same values, as the JSON
+/// result's.
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 #[serde(rename_all = "camelCase")]
 pub struct ResultHead {
     pub metrics: Metrics,
-    pub series: Series,
+    pub series: SeriesHead,
     pub warnings: Vec<Diagnostic>,
     pub start_epoch_ms: i64,
     pub provenance: Provenance,
+}
+
+/// The JSON result's `series` but its step series: the small ones, read whole by the timeline.
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct SeriesHead {
+    pub resolution_ms: i64,
+    pub carbon_intensity: Vec<(i64, f64)>,
+    pub regime: Vec<RegimePoint>,
+}
+
+impl SeriesHead {
+    /// The head of `s`, and its step series as columns.
+    fn split(s: Series) -> (SeriesHead, StepColumns) {
+        let steps = StepColumns::from_series(&s);
+        let head = SeriesHead {
+            resolution_ms: s.resolution_ms,
+            carbon_intensity: s.carbon_intensity,
+            regime: s.regime,
+        };
+        (head, steps)
+    }
 }
 
 /// The parts of a binary run answer that are JSON (small, whatever the run's size).
@@ -35,8 +61,8 @@ pub struct BinaryRunHead {
     pub result: ResultHead,
 }
 
-/// A finished run for the page: [`RunAnswer`] with the result's tasks and hosts as columns and
-/// the timeline's bars laid out ([`TimelineBars`]).
+/// A finished run for the page: [`RunAnswer`] with the result's tasks and hosts as columns, its
+/// step series as columns and the timeline's bars laid out ([`TimelineBars`]).
 #[derive(Debug, Clone, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS))]
 pub struct BinaryRun {
@@ -45,6 +71,7 @@ pub struct BinaryRun {
     pub overview: crate::overview::Overview,
     pub result: ResultHead,
     pub columns: RunColumns,
+    pub steps: StepColumns,
     pub bars: TimelineBars,
 }
 
@@ -54,24 +81,26 @@ impl BinaryRun {
         let columns = RunColumns::from_result(&a.result);
         let bars = TimelineBars::from_columns(&columns);
         let r = a.result;
+        let (series, steps) = SeriesHead::split(r.series);
         BinaryRun {
             run: a.run,
             notes: a.notes,
             overview: a.overview,
             result: ResultHead {
                 metrics: r.metrics,
-                series: r.series,
+                series,
                 warnings: r.warnings,
                 start_epoch_ms: r.start_epoch_ms,
                 provenance: r.provenance,
             },
             columns,
+            steps,
             bars,
         }
     }
 
-    /// The JSON parts, borrowed apart from the columns (the wasm facade writes them as JSON).
-    pub fn split(self) -> (BinaryRunHead, RunColumns, TimelineBars) {
+    /// The JSON parts, taken apart from the columns (the wasm facade writes them as JSON).
+    pub fn split(self) -> (BinaryRunHead, RunColumns, StepColumns, TimelineBars) {
         (
             BinaryRunHead {
                 run: self.run,
@@ -80,6 +109,7 @@ impl BinaryRun {
                 result: self.result,
             },
             self.columns,
+            self.steps,
             self.bars,
         )
     }

@@ -9,3 +9,4 @@ pub mod csv;
 pub mod json;
 pub mod opendc3;
 pub mod parquet;
+pub mod steps;

@@ -892,16 +892,31 @@ taskBarStart: Int32Array, taskBars: Int32Array,
 missed: Uint8Array, };
 
 /**
- * The result of a run without its tasks and hosts (those are in [`BinaryRun::columns`]): the
- * same fields, with the same values, as the JSON result's.
+ * The step series of a run as columns, each change point's time beside its value.
  */
-export type ResultHead = { metrics: Metrics, series: Series, warnings: Array<Diagnostic>, startEpochMs: number, provenance: Provenance, };
+export type StepColumns = { powerAtMs: Float64Array, 
+/**
+ * Total power of all hosts, W (averaged over the series' resolution when it is > 0).
+ */
+powerW: Float64Array, runningAtMs: Float64Array, runningTasks: Float64Array, queuedAtMs: Float64Array, queuedTasks: Float64Array, deferredAtMs: Float64Array, deferredTasks: Float64Array, };
 
 /**
- * A finished run for the page: [`RunAnswer`] with the result's tasks and hosts as columns and
- * the timeline's bars laid out ([`TimelineBars`]).
+ * The result of a run without its tasks and hosts (those are in [`BinaryRun::columns`]) and its
+ * step series (in [`BinaryRun::steps`]): the same fields, with the same values, as the JSON
+ * result's.
  */
-export type BinaryRun = { run: number, notes: Array<Note>, overview: Overview, result: ResultHead, columns: RunColumns, bars: TimelineBars, };
+export type ResultHead = { metrics: Metrics, series: SeriesHead, warnings: Array<Diagnostic>, startEpochMs: number, provenance: Provenance, };
+
+/**
+ * The JSON result's `series` but its step series: the small ones, read whole by the timeline.
+ */
+export type SeriesHead = { resolutionMs: number, carbonIntensity: Array<[number, number]>, regime: Array<RegimePoint>, };
+
+/**
+ * A finished run for the page: [`RunAnswer`] with the result's tasks and hosts as columns, its
+ * step series as columns and the timeline's bars laid out ([`TimelineBars`]).
+ */
+export type BinaryRun = { run: number, notes: Array<Note>, overview: Overview, result: ResultHead, columns: RunColumns, steps: StepColumns, bars: TimelineBars, };
 
 /**
  * An OpenDC experiment of the page's run: the experiment file, its topology file and notes on
