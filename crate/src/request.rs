@@ -128,6 +128,7 @@ impl RunOptions {
             max_instants: self.max_instants.unwrap_or(defaults.max_instants),
             semantics: self.semantics,
             forecast_error: self.forecast_error.unwrap_or(0.0),
+            workload_digest: None,
         })
     }
 
@@ -197,6 +198,8 @@ pub struct RunRequest<'a> {
     /// What reading the inputs and the policy warned, first among the result's warnings.
     pub warnings: Vec<Diagnostic>,
     pub carbon_reference: CarbonReference,
+    /// The workload's digest when known ([`sim::Options::workload_digest`]).
+    pub workload_digest: Option<String>,
 }
 
 /// A finished run: its result, and the explanation asked for.
@@ -216,6 +219,7 @@ impl<'a> RunRequest<'a> {
             explain: None,
             warnings: Vec::new(),
             carbon_reference: reference,
+            workload_digest: None,
         }
     }
 
@@ -243,7 +247,8 @@ impl<'a> RunRequest<'a> {
         &self,
         f: impl FnOnce(Simulation<'_>) -> R,
     ) -> Result<R, Vec<Diagnostic>> {
-        let options = self.options.sim_options(self.explain.clone())?;
+        let mut options = self.options.sim_options(self.explain.clone())?;
+        options.workload_digest = self.workload_digest.clone();
         let topology = self.topology()?;
         let carbon = self.carbon()?;
         let scenario = sim::Scenario {

@@ -39,6 +39,13 @@ fn a_run_from_handles_equals_the_scenario_path() {
         serde_json::to_string(&run["result"]).unwrap(),
         serde_json::to_string(&direct).unwrap()
     );
+    // Again through the same handles: the session's workload digest, computed at the first run,
+    // is the one the scenario path computes.
+    let again = value(s.run(&h, &policy, &o));
+    assert_eq!(
+        again["result"]["provenance"]["digests"],
+        serde_json::to_value(&direct).unwrap()["provenance"]["digests"]
+    );
 
     // A policy edit re-runs on the same handles and changes the outcome.
     let ts = value(s.run(&h, r#"{"type":"prefab","policyName":"Timeshift"}"#, &o));

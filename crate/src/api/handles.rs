@@ -13,6 +13,7 @@ use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::Policy;
 use serde::Serialize;
 use serde_json::Value;
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 /// One input held by a session: loaded, or a finished run kept to be asked about.
@@ -41,6 +42,9 @@ pub struct Session {
     next: u32,
     pub(super) items: BTreeMap<u32, Held>,
     pub(super) limits: Limits,
+    /// The provenance digest of each loaded workload a run has used, by handle: computed at its
+    /// first run (a loaded workload never changes), not at every run.
+    workload_digests: RefCell<BTreeMap<u32, String>>,
 }
 
 /// A scenario file loaded as handles, with what else it holds.
@@ -218,6 +222,7 @@ impl Session {
 
     /// Forgets a handle (the page releases what it no longer shows).
     pub fn release(&mut self, handle: u32) -> Answer<bool> {
+        self.workload_digests.borrow_mut().remove(&handle);
         Answer::Success {
             value: self.items.remove(&handle).is_some(),
         }
@@ -343,6 +348,16 @@ impl Session {
                 }
             }
         })
+    }
+
+    /// The provenance digest of the workload loaded under `handle` ([`crate::sim::digest`]),
+    /// `w` being that workload.
+    pub(super) fn workload_digest(&self, handle: u32, w: &Workload) -> String {
+        let mut digests = self.workload_digests.borrow_mut();
+        let digest = digests
+            .entry(handle)
+            .or_insert_with(|| crate::sim::digest::workload(w));
+        digest.clone()
     }
 
     pub(super) fn get(&self, handle: u32, kind: &str) -> Result<&Held, Vec<Diagnostic>> {

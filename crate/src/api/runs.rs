@@ -56,6 +56,7 @@ impl Session {
         };
         let mut request = RunRequest::new(inputs, policy, CarbonReference::NotFollowed);
         request.options = options.clone();
+        request.workload_digest = Some(self.workload_digest(h.workload, workload));
         self.limits.check_hosts(request.topology()?.host_count())?;
         Ok(request)
     }

@@ -218,7 +218,8 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
             semantics: sim.options.semantics,
             digests: Digests {
                 topology: digest::topology(s.topology),
-                workload: digest::workload(s.workload),
+                workload: (sim.options.workload_digest.clone())
+                    .unwrap_or_else(|| digest::workload(s.workload)),
                 carbon: s.carbon.map(digest::carbon),
                 policy: digest::policy(s.policy),
             },
