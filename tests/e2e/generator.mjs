@@ -235,7 +235,7 @@ export const GENERATOR_TESTS = [
     } finally { fs.rmSync(dir, { recursive: true, force: true }); }
   }],
 
-  ['generator: carbon what-ifs run to the native figures; a forecast error of 0 is no option at all', async ({ page, url }) => {
+  ['generator: carbon what-ifs run to the native figures, and a share link holds them; a forecast error of 0 is no option at all', async ({ page, url, browser }) => {
     await open(page, url);
     const parts = teachingParts(prefab('Timeshift'));
     try {
@@ -266,6 +266,16 @@ export const GENERATOR_TESTS = [
       sameMetrics(await metrics(page), timeshift, 'shift 1 d, scale 0.5, forecast error 0.2');
       assert.notDeepEqual(await metrics(page), plain);
       await shot(page, 'whatif');
+      // A share link holds the what-ifs: a fresh page runs the same what-if.
+      await page.click('[data-testid=share]');
+      await page.waitForFunction(() => document.querySelector('[data-testid=share-link]').value !== '');
+      const fresh = await browser.newContext();
+      try {
+        const other = await fresh.newPage();
+        await open(other, await page.inputValue('[data-testid=share-link]'));
+        assert.deepEqual(await metrics(other), await metrics(page), 'the shared what-if');
+        assert.match(await other.textContent('[data-testid=whatif-status]'), /trace shifted by \+1 d, intensity × 0\.5, forecast error 20 %/);
+      } finally { await fresh.close(); }
       // No what-if again: the run is OpenDC's.
       n = await runs(page);
       await page.click('[data-testid=whatif-reset]');

@@ -5,7 +5,7 @@
 // seed, the quantum and the host count of each cluster/host group; workloads made in the page
 // (generator.js: the generator, windows and samples; tasktable.js: the task table) and the
 // carbon what-ifs (whatif.js).
-import { state, emit, on, h, diagText } from './state.js';
+import { state, emit, on, h, diagText, WHAT_IF_KEYS } from './state.js';
 import { utcLabel } from './timeline.js';
 import { createWorkloadTools } from './generator.js';
 import { createTaskTable } from './tasktable.js';
@@ -423,7 +423,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     },
     setOptions(o) {
       state.options = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...(o.hostCounts || {}) }, semantics: o.semantics || 'classic' };
-      for (const k of ['carbonShiftMs', 'carbonScale', 'forecastError']) if (o[k] != null) state.options[k] = o[k];
+      for (const k of WHAT_IF_KEYS) if (o[k] != null) state.options[k] = o[k];
       whatIf.sync();
       seed.value = String(state.options.seed);
       semantics.value = state.options.semantics;

@@ -1,5 +1,5 @@
-// The share URL: the policy (and the compare policy), the sample, seed, quantum and host counts,
-// the lesson open (its whole text) and the visible time range, as deflated JSON in base64url in
+// The share URL: the policy (and the compare policy), the sample, seed, quantum, host counts and
+// carbon what-ifs, the lesson open (its whole text) and the visible time range, as deflated JSON in base64url in
 // the hash (`#s2=...`; `#s=` links of format 1, plain base64url JSON, still open); a lesson link
 // (`#l1=...`) holds a lesson file alone. The edited policy is kept in localStorage. Compression
 // is the browser's own CompressionStream ('deflate-raw'), so a long policy still makes a link a
@@ -9,6 +9,8 @@
 // 2 MB, so a crafted link could ask the tab for gigabytes. A link is inflated a kilobyte of input
 // at a time and refused as soon as its output passes the bound (the wasm's lessonLimits), and
 // the page keeps the current work.
+import { WHAT_IF_KEYS } from './state.js';
+
 export const STORAGE_KEY = 'policy-playground.v1';
 
 /** Compressed bytes fed to the inflater at a time: at most ~1 MB of output each (deflate's
@@ -70,6 +72,7 @@ export async function encodeShare({ sample, policy, policyB, options, lesson = n
   if (Object.keys(options.hostCounts).length) o.hostCounts = options.hostCounts;
   if (policyB != null) o.policyB = policyB;
   if (options.semantics === 'current') o.semantics = 'current';
+  for (const k of WHAT_IF_KEYS) if (options[k] != null) o[k] = options[k];
   if (lesson != null) o.lesson = lesson;
   if (range) o.view = range;
   return `#s2=${bytesToBase64url(await deflate(JSON.stringify(o)))}`;
@@ -109,13 +112,14 @@ export async function decodeShare(hash, samples, maxBytes) {
     || (o.policyB != null && typeof o.policyB !== 'string')
     || (o.semantics != null && o.semantics !== 'current')
     || (o.lesson != null && lesson == null) || (o.view != null && !range)
-    || (o.hostCounts != null && (typeof o.hostCounts !== 'object' || !Object.values(o.hostCounts).every(isInt)))) {
+    || (o.hostCounts != null && (typeof o.hostCounts !== 'object' || !Object.values(o.hostCounts).every(isInt)))
+    || WHAT_IF_KEYS.some((k) => o[k] != null && !Number.isFinite(o[k]))) {
     return { error: 'the link is damaged: its state is incomplete or from another version' };
   }
-  return {
-    sample: o.sample ?? null, policy: o.policy, policyB: o.policyB ?? null, lesson, range,
-    options: { seed: o.seed, quantumMs: o.quantumMs, hostCounts: o.hostCounts || {}, semantics: o.semantics || 'classic' },
-  };
+  // The what-ifs' ranges are Rust's to check: a run with one out of range fails and says which.
+  const options = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: o.hostCounts || {}, semantics: o.semantics || 'classic' };
+  for (const k of WHAT_IF_KEYS) if (o[k] != null) options[k] = o[k];
+  return { sample: o.sample ?? null, policy: o.policy, policyB: o.policyB ?? null, lesson, range, options };
 }
 
 export function saveLocal(data) {

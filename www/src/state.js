@@ -70,13 +70,16 @@ export function freshOptions(hostCounts = {}) {
   return { seed: state.defaults.seed, quantumMs: state.defaults.quantumMs, hostCounts: { ...hostCounts }, semantics: 'classic' };
 }
 
+/** The carbon what-ifs among the run options (beyond OpenDC; whatif.js), each set or absent. */
+export const WHAT_IF_KEYS = /** @type {const} */ (['carbonShiftMs', 'carbonScale', 'forecastError']);
+
 /** Run options as the wasm `run` takes them (host counts only where they differ). */
 export function runOptions() {
   const o = state.options;
   const out = { seed: o.seed, quantumMs: o.quantumMs, hostCounts: { ...o.hostCounts } };
   if (o.semantics === 'current') out.semantics = 'current';
   // The carbon what-ifs (beyond OpenDC), only when set: without them a run is OpenDC's.
-  for (const k of /** @type {const} */ (['carbonShiftMs', 'carbonScale', 'forecastError'])) if (o[k] != null) out[k] = o[k];
+  for (const k of WHAT_IF_KEYS) if (o[k] != null) out[k] = o[k];
   return out;
 }
 
