@@ -5,8 +5,9 @@
 //!  "carbon": [{"timestamp", "carbonIntensity"}], "policy": <policy JSON>,
 //!  "seed": 0, "quantumMs": 1000}
 //! ```
-//! `carbon`, `seed`, `quantumMs` and `semantics` (`"classic"`, the default, or `"current"`,
-//! SPEC 11.12) are optional. The page and the CLI read the same format;
+//! `carbon`, `seed`, `quantumMs`, `semantics` (`"classic"`, the default, or `"current"`,
+//! SPEC 11.12) and the carbon what-ifs `carbonShiftMs`, `carbonScale`, `forecastError` (beyond
+//! OpenDC, [`crate::whatif`]) are optional. The page and the CLI read the same format;
 //! diagnostics carry paths into the document (`workload.tasks[3].cpuCount`) and, where the
 //! readers can place them, lines and columns.
 
@@ -18,6 +19,7 @@ use crate::model::{CarbonTrace, Topology, Workload};
 use crate::policy::parse::Reader;
 use crate::policy::Policy;
 use crate::request::{self, CarbonReference, Inputs, RunOptions, RunRequest};
+use crate::whatif::CarbonWhatIf;
 use serde_json::Value;
 
 /// A scenario file, read and checked: the inputs, policy and options of one run.
@@ -31,12 +33,14 @@ pub struct ScenarioFile {
     pub quantum_ms: i64,
     /// Classic (default) or Current scheduling (SPEC 11.12).
     pub semantics: Semantics,
+    /// The carbon what-ifs (beyond OpenDC, [`crate::whatif`]); none set by default.
+    pub what_if: CarbonWhatIf,
     /// Warnings of every part, with paths into the scenario document.
     pub warnings: Vec<Diagnostic>,
 }
 
 /// The keys of a scenario document.
-pub const KEYS: [&str; 7] = [
+pub const KEYS: [&str; 10] = [
     "topology",
     "workload",
     "carbon",
@@ -44,6 +48,9 @@ pub const KEYS: [&str; 7] = [
     "seed",
     "quantumMs",
     "semantics",
+    "carbonShiftMs",
+    "carbonScale",
+    "forecastError",
 ];
 
 /// Reads a scenario document. All problems of all parts are reported together.
@@ -129,6 +136,9 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
             None
         }),
     };
+    let what_if = CarbonWhatIf::from_object(object)
+        .map_err(|e| problems.extend(e))
+        .ok();
     // The policy is read by the policy language's own reader, on the positioned tree of the
     // document, so its diagnostics point into the scenario text.
     let policy = policy_v.and_then(|_| {
@@ -152,8 +162,9 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
         Some(seed),
         Some(quantum_ms),
         Some(semantics),
+        Some(what_if),
     ) = (
-        topology, workload, carbon, policy, seed, quantum_ms, semantics,
+        topology, workload, carbon, policy, seed, quantum_ms, semantics, what_if,
     )
     else {
         return Err(diagnostics);
@@ -166,6 +177,7 @@ pub fn read(text: &str) -> Result<ScenarioFile, Vec<Diagnostic>> {
         seed,
         quantum_ms,
         semantics,
+        what_if,
         warnings: diagnostics,
     })
 }
@@ -244,6 +256,9 @@ impl ScenarioFile {
             seed: self.seed,
             quantum_ms: Some(self.quantum_ms),
             semantics: self.semantics,
+            carbon_shift_ms: self.what_if.shift_ms,
+            carbon_scale: self.what_if.scale,
+            forecast_error: self.what_if.forecast_error,
             ..RunOptions::default()
         };
         request.warnings = self.warnings.clone();

@@ -19,6 +19,7 @@
 
 use crate::diag::Diagnostic;
 use crate::model::CarbonTrace;
+use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 
 /// Largest accepted `carbonScale`.
@@ -79,6 +80,57 @@ impl CarbonWhatIf {
             out = Cow::Owned(scaled);
         }
         Ok(out)
+    }
+
+    /// The what-ifs a scenario document sets (`carbonShiftMs`, an integer; `carbonScale` and
+    /// `forecastError`, numbers), each checked as the run options are; the errors name the key.
+    pub fn from_object(object: &Map<String, Value>) -> Result<CarbonWhatIf, Vec<Diagnostic>> {
+        let mut errors = Vec::new();
+        let mut number = |key: &str, integer: bool| {
+            let v = object.get(key)?;
+            let n = if integer {
+                v.as_i64().map(|n| n as f64)
+            } else {
+                v.as_f64()
+            };
+            if n.is_none() {
+                let kind = if integer {
+                    "an integer (ms)"
+                } else {
+                    "a number"
+                };
+                errors.push(Diagnostic::error(
+                    key,
+                    format!("`{key}` must be {kind}, found {v}"),
+                ));
+            }
+            n
+        };
+        let what_if = CarbonWhatIf {
+            shift_ms: number("carbonShiftMs", true).map(|n| n as i64),
+            scale: number("carbonScale", false),
+            forecast_error: number("forecastError", false),
+        };
+        errors.extend(what_if.check());
+        if errors.is_empty() {
+            Ok(what_if)
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// Writes the what-ifs that are set into a scenario document (none when unset, so a
+    /// scenario without them is OpenDC's).
+    pub fn write(&self, scenario: &mut Value) {
+        if let Some(s) = self.shift_ms {
+            scenario["carbonShiftMs"] = json!(s);
+        }
+        if let Some(k) = self.scale {
+            scenario["carbonScale"] = json!(k);
+        }
+        if let Some(e) = self.forecast_error {
+            scenario["forecastError"] = json!(e);
+        }
     }
 
     /// Warnings for what-ifs that cannot act on this run: any of them without a carbon trace,

@@ -358,3 +358,88 @@ fn a_sweep_over_the_forecast_error_is_deterministic_per_seed() {
         other => panic!("accepted: {other:?}"),
     }
 }
+
+/// The what-ifs of a scenario file: a run of the file is the session's run with those options,
+/// the page's scenario export writes them (and reads back to the same run), and a bad value is
+/// refused by its key.
+#[test]
+fn a_scenario_file_holds_its_what_ifs() {
+    let what_ifs = RunOptions {
+        carbon_shift_ms: Some(-3_600_000),
+        carbon_scale: Some(0.5),
+        forecast_error: Some(0.2),
+        ..RunOptions::default()
+    };
+    let (mut s, h) = session(|_| {});
+    let direct = result_json(&mut s, &h, TIMESHIFT, what_ifs.clone());
+    let plain = result_json(&mut s, &h, TIMESHIFT, RunOptions::default());
+    assert_ne!(direct, plain, "the what-ifs change the run");
+
+    let mut scenario = teaching();
+    scenario["policy"] = serde_json::from_str(TIMESHIFT).unwrap();
+    scenario["carbonShiftMs"] = json!(-3_600_000);
+    scenario["carbonScale"] = json!(0.5);
+    scenario["forecastError"] = json!(0.2);
+    let from_file = match policy_playground::api::simulate(&scenario.to_string()) {
+        policy_playground::api::Answer::Success { value } => serde_json::to_string(&value).unwrap(),
+        other => panic!("the scenario runs: {other:?}"),
+    };
+    assert_eq!(from_file, direct);
+
+    // The session's scenario export with the what-ifs set: the same keys, the same run.
+    let exported = match s.export_scenario(&h, TIMESHIFT, &what_ifs) {
+        policy_playground::api::Answer::Success { value } => value,
+        other => panic!("the export: {other:?}"),
+    };
+    let doc: Value = serde_json::from_str(&exported).unwrap();
+    assert_eq!(
+        (
+            &doc["carbonShiftMs"],
+            &doc["carbonScale"],
+            &doc["forecastError"]
+        ),
+        (&json!(-3_600_000), &json!(0.5), &json!(0.2))
+    );
+    let loaded = match s.load_scenario(&exported) {
+        policy_playground::api::Answer::Success { value } => value,
+        other => panic!("the export loads: {other:?}"),
+    };
+    assert_eq!(
+        (
+            loaded.carbon_shift_ms,
+            loaded.carbon_scale,
+            loaded.forecast_error
+        ),
+        (Some(-3_600_000), Some(0.5), Some(0.2))
+    );
+    let again = match policy_playground::api::simulate(&exported) {
+        policy_playground::api::Answer::Success { value } => serde_json::to_string(&value).unwrap(),
+        other => panic!("the export runs: {other:?}"),
+    };
+    assert_eq!(again, direct);
+    // Without what-ifs the export has none of the keys.
+    let none = match s.export_scenario(&h, TIMESHIFT, &RunOptions::default()) {
+        policy_playground::api::Answer::Success { value } => value,
+        other => panic!("the export: {other:?}"),
+    };
+    assert!(!none.contains("carbonShiftMs") && !none.contains("forecastError"));
+
+    // Bad values, each refused by its key.
+    for (key, value, says) in [
+        ("carbonScale", json!(-1), "must be a number in [0, 1000]"),
+        ("forecastError", json!("high"), "must be a number"),
+        ("carbonShiftMs", json!(1.5), "must be an integer (ms)"),
+    ] {
+        let mut bad = teaching();
+        bad[key] = value;
+        match policy_playground::api::simulate(&bad.to_string()) {
+            policy_playground::api::Answer::Failure { errors } => assert!(
+                errors
+                    .iter()
+                    .any(|e| e.path == key && e.message.contains(says)),
+                "{key}: {errors:?}"
+            ),
+            policy_playground::api::Answer::Success { .. } => panic!("{key} accepted"),
+        }
+    }
+}

@@ -276,6 +276,24 @@ export const GENERATOR_TESTS = [
         assert.deepEqual(await metrics(other), await metrics(page), 'the shared what-if');
         assert.match(await other.textContent('[data-testid=whatif-status]'), /trace shifted by \+1 d, intensity × 0\.5, forecast error 20 %/);
       } finally { await fresh.close(); }
+      // A scenario file with the what-ifs, loaded in a fresh page, runs as the CLI's flags do;
+      // loading one without them clears them.
+      const withWhatIfs = parts.file('whatif-scenario.json', { ...scenario, carbonShiftMs: 86400000, carbonScale: 0.5, forecastError: 0.2 });
+      const fresh2 = await browser.newContext();
+      try {
+        const other = await fresh2.newPage();
+        await open(other, url);
+        await other.click('.loaders summary');
+        let m = await runs(other);
+        await other.setInputFiles('[data-testid=file-input]', withWhatIfs);
+        await waitRun(other, m);
+        sameMetrics(await metrics(other), timeshift, 'a scenario file with the what-ifs');
+        assert.match(await other.textContent('[data-testid=whatif-status]'), /trace shifted by \+1 d, intensity × 0\.5, forecast error 20 %/);
+        m = await runs(other);
+        await other.setInputFiles('[data-testid=file-input]', file);
+        await waitRun(other, m);
+        assert.equal(await other.isVisible('[data-testid=whatif-badge]'), false, 'a file without what-ifs clears them');
+      } finally { await fresh2.close(); }
       // No what-if again: the run is OpenDC's.
       n = await runs(page);
       await page.click('[data-testid=whatif-reset]');

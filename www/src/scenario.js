@@ -270,6 +270,9 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       state.options.seed = v.seed;
       state.options.quantumMs = v.quantumMs;
       state.options.semantics = v.semantics || 'classic';
+      // The file's carbon what-ifs, and none that it does not set: the run it describes.
+      for (const k of WHAT_IF_KEYS) { if (v[k] != null) state.options[k] = v[k]; else delete state.options[k]; }
+      whatIf.sync();
       semantics.value = state.options.semantics;
       seed.value = String(state.options.seed);
       quantum.value = String(state.options.quantumMs);

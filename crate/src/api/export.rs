@@ -52,8 +52,8 @@ impl Session {
     }
 
     /// A scenario file holding the handles' inputs (host counts applied), the policy as written,
-    /// the seed, the quantum and, under Current, the semantics: `simulate --scenario` on it
-    /// gives the run the page showed.
+    /// the seed, the quantum and, under Current, the semantics, with the carbon what-ifs that are
+    /// set: `simulate --scenario` on it gives the run the page showed.
     pub fn export_scenario(
         &self,
         h: &Handles,
@@ -83,6 +83,7 @@ impl Session {
                 if !o.semantics.is_classic() {
                     scenario["semantics"] = json!(o.semantics);
                 }
+                o.what_if().write(&mut scenario);
                 let text = if workload.tasks.len() <= PRETTY_TASKS {
                     serde_json::to_string_pretty(&scenario)
                 } else {

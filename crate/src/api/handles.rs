@@ -62,6 +62,16 @@ pub struct LoadedScenario {
     /// The file's `semantics`; absent when classic.
     #[serde(default, skip_serializing_if = "crate::engine::Semantics::is_classic")]
     pub semantics: crate::engine::Semantics,
+    /// The file's carbon what-ifs (beyond OpenDC), each absent when unset.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub carbon_shift_ms: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub carbon_scale: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "ts", ts(optional))]
+    pub forecast_error: Option<f64>,
     pub warnings: Vec<Diagnostic>,
 }
 
@@ -342,6 +352,9 @@ impl Session {
                             seed: s.seed,
                             quantum_ms: s.quantum_ms,
                             semantics: s.semantics,
+                            carbon_shift_ms: s.what_if.shift_ms,
+                            carbon_scale: s.what_if.scale,
+                            forecast_error: s.what_if.forecast_error,
                             warnings: s.warnings,
                         },
                     },

@@ -678,7 +678,11 @@ policy: JsonValue, seed: number, quantumMs: number,
 /**
  * The file's `semantics`; absent when classic.
  */
-semantics?: Semantics, warnings: Array<Diagnostic>, };
+semantics?: Semantics, 
+/**
+ * The file's carbon what-ifs (beyond OpenDC), each absent when unset.
+ */
+carbonShiftMs?: number, carbonScale?: number, forecastError?: number, warnings: Array<Diagnostic>, };
 
 /**
  * An experiment opened with one of its runs loaded.

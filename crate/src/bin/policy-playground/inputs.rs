@@ -116,6 +116,7 @@ pub(super) fn load_inputs(args: &InputArgs) -> Result<LoadedRun, Exit> {
             seed: 0,
             quantum_ms: policy_playground::sim::DEFAULT_QUANTUM_MS,
             semantics: Default::default(),
+            what_if: Default::default(),
             warnings,
         },
         carbon_reference: CarbonReference::Followed,

@@ -60,7 +60,7 @@ pub struct Args {
     #[arg(long = "max-instants")]
     pub max_instants: Option<u64>,
     /// Beyond OpenDC: read the carbon trace this many ms later, cyclically over its span
-    /// (another season of the same year).
+    /// (another season of the same year). The carbon flags override a scenario file's.
     #[arg(long = "carbon-shift-ms", allow_hyphen_values = true)]
     pub carbon_shift_ms: Option<i64>,
     /// Beyond OpenDC: multiply every carbon intensity by this.
@@ -133,14 +133,15 @@ pub fn run(args: Args) -> Result<(), Exit> {
     Ok(())
 }
 
-/// The run options the command line sets besides the seed and the quantum.
+/// The run options the command line sets besides the seed and the quantum (a carbon what-if
+/// given both in a scenario file and as a flag: the flag's).
 fn set_options(o: &mut RunOptions, args: &Args) {
     o.series_resolution_ms = args.series_resolution_ms;
     o.max_time_ms = args.max_time_ms;
     o.max_instants = args.max_instants;
-    o.carbon_shift_ms = args.carbon_shift_ms;
-    o.carbon_scale = args.carbon_scale;
-    o.forecast_error = args.forecast_error;
+    o.carbon_shift_ms = args.carbon_shift_ms.or(o.carbon_shift_ms);
+    o.carbon_scale = args.carbon_scale.or(o.carbon_scale);
+    o.forecast_error = args.forecast_error.or(o.forecast_error);
     if let Some(semantics) = args.semantics {
         o.semantics = semantics;
     }
