@@ -185,7 +185,10 @@ export function createChart(parent, { id, title, height = 260, download }) {
   const figure = h('figure', { class: 'chart', 'data-testid': id }, caption, canvas, legend, details, live);
   parent.append(figure);
   let state = null;
-  const width = () => Math.max(320, Math.min(900, figure.clientWidth || parent.clientWidth || 640));
+  // The figure's width as its ResizeObserver last saw it (read there, after layout): reading
+  // clientWidth while drawing would lay the page out again after every chart's DOM update.
+  let seen = 0;
+  const width = () => Math.max(320, Math.min(900, seen || figure.clientWidth || parent.clientWidth || 640));
 
   function paint() {
     if (!state) return;
@@ -226,7 +229,7 @@ export function createChart(parent, { id, title, height = 260, download }) {
     } else if (e.key === 'Escape') { state.spec.focus = -1; live.textContent = ''; paint(); }
   });
   canvas.addEventListener('blur', () => { if (state) { state.spec.focus = -1; paint(); } });
-  new ResizeObserver(() => paint()).observe(parent);
+  new ResizeObserver(() => { seen = figure.clientWidth; paint(); }).observe(figure);
 
   // The downloads stand alone: the title above the chart and the legend under it.
   const exportHeight = () => height + 24 + legendHeight(state.items, width());
