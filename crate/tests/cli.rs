@@ -579,3 +579,40 @@ fn compare_puts_simulate_runs_side_by_side_over_a_common_window() {
     assert_eq!(r.code, 2);
     assert!(r.stderr.contains("/nonexistent/p.json"), "{}", r.stderr);
 }
+
+/// `simulate --scenario` takes a scenario file's carbon what-ifs, and a flag wins over the
+/// file's value: the file with `carbonScale` 0.5 runs as the plain file with `--carbon-scale
+/// 0.5`, and with `--carbon-scale 2` as the plain file with that flag.
+#[test]
+fn a_scenario_files_what_ifs_run_and_flags_override_them() {
+    let dir = Scratch::new("whatif");
+    let plain = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../www/samples/teaching/scenario.json"
+    );
+    let halved = {
+        let mut s: Value = serde_json::from_str(&std::fs::read_to_string(plain).unwrap()).unwrap();
+        s["carbonScale"] = serde_json::json!(0.5);
+        dir.file("halved.json", s.to_string())
+    };
+    let carbon = |args: &[&str]| {
+        let r = run(&[&["simulate", "--json"], args].concat());
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.json()["metrics"]["carbonG"].as_f64().expect("carbon")
+    };
+    let from_file = carbon(&["--scenario", &halved]);
+    assert_eq!(
+        from_file,
+        carbon(&["--scenario", plain, "--carbon-scale", "0.5"])
+    );
+    let doubled = carbon(&["--scenario", plain, "--carbon-scale", "2"]);
+    assert_eq!(
+        carbon(&["--scenario", &halved, "--carbon-scale", "2"]),
+        doubled
+    );
+    // Carbon scales with the intensity: 2 is four times 0.5 (up to rounding).
+    assert!(
+        (doubled / from_file - 4.0).abs() < 1e-9,
+        "{doubled} {from_file}"
+    );
+}
