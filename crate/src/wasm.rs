@@ -251,10 +251,7 @@ pub fn run_binary_with_progress(
             let (head, columns, steps, bars) = run.split();
             let text = serde_json::to_string(&head).unwrap_or_else(|_| "{}".into());
             let value = js_sys::JSON::parse(&text).unwrap_or_else(|_| js_sys::Object::new().into());
-            let set = |o: &JsValue, key: &str, v: &JsValue| {
-                let _ = js_sys::Reflect::set(o, &JsValue::from_str(key), v);
-            };
-            let c = js_sys::Object::new();
+            let c = typed_arrays(columns.columns());
             set(&c, "taskCount", &JsValue::from(columns.task_count));
             set(&c, "hostCount", &JsValue::from(columns.host_count));
             set(&c, "ascii", &JsValue::from_bool(columns.ascii));
@@ -263,24 +260,28 @@ pub fn run_binary_with_progress(
                 names.push(&JsValue::from_str(n));
             }
             set(&c, "stateNames", &names);
-            for (key, column) in columns.columns() {
-                set(&c, key, &typed_array(column));
-            }
             set(&value, "columns", &c);
-            let st = js_sys::Object::new();
-            for (key, column) in steps.columns() {
-                set(&st, key, &typed_array(column));
-            }
-            set(&value, "steps", &st);
-            let b = js_sys::Object::new();
+            set(&value, "steps", &typed_arrays(steps.columns()));
+            let b = typed_arrays(bars.columns());
             set(&b, "lanes", &JsValue::from(bars.lanes));
-            for (key, column) in bars.columns() {
-                set(&b, key, &typed_array(column));
-            }
             set(&value, "bars", &b);
             value
         })
     })
+}
+
+/// Sets `o[key] = v` (on a fresh object, which cannot refuse it).
+fn set(o: &JsValue, key: &str, v: &JsValue) {
+    let _ = js_sys::Reflect::set(o, &JsValue::from_str(key), v);
+}
+
+/// An object holding each named column as a typed array of its own.
+fn typed_arrays(columns: Vec<(&'static str, crate::output::columns::Column<'_>)>) -> JsValue {
+    let o: JsValue = js_sys::Object::new().into();
+    for (key, column) in columns {
+        set(&o, key, &typed_array(column));
+    }
+    o
 }
 
 /// A column as a typed array of its own (a copy out of the wasm memory).

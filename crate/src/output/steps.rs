@@ -35,24 +35,19 @@ pub struct StepColumns {
     pub deferred_tasks: Vec<f64>,
 }
 
-/// Splits `[time, value]` points into a time column and a value column.
-fn split(points: &[(i64, f64)]) -> (Vec<f64>, Vec<f64>) {
-    points.iter().map(|&(t, v)| (t as f64, v)).unzip()
-}
-
-/// Task counts as floats: a count above 2^53 cannot occur (the page's limits bound tasks far
-/// below it), so the conversion is exact.
-fn counts(points: &[(i64, u64)]) -> (Vec<f64>, Vec<f64>) {
-    points.iter().map(|&(t, v)| (t as f64, v as f64)).unzip()
+/// Splits `[time, value]` points into a time column and a value column. Task counts become
+/// floats exactly: the page's limits keep them far below 2^53.
+fn split<T: Copy>(points: &[(i64, T)], value: impl Fn(T) -> f64) -> (Vec<f64>, Vec<f64>) {
+    points.iter().map(|&(t, v)| (t as f64, value(v))).unzip()
 }
 
 impl StepColumns {
     /// The columns of a result's series.
     pub fn from_series(s: &Series) -> StepColumns {
-        let (power_at_ms, power_w) = split(&s.power_w);
-        let (running_at_ms, running_tasks) = counts(&s.running_tasks);
-        let (queued_at_ms, queued_tasks) = counts(&s.queued_tasks);
-        let (deferred_at_ms, deferred_tasks) = counts(&s.deferred_tasks);
+        let (power_at_ms, power_w) = split(&s.power_w, |w| w);
+        let (running_at_ms, running_tasks) = split(&s.running_tasks, |n| n as f64);
+        let (queued_at_ms, queued_tasks) = split(&s.queued_tasks, |n| n as f64);
+        let (deferred_at_ms, deferred_tasks) = split(&s.deferred_tasks, |n| n as f64);
         StepColumns {
             power_at_ms,
             power_w,
