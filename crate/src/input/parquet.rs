@@ -30,8 +30,10 @@ use parquet::file::metadata::ColumnChunkMetaData;
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
+mod runs;
 mod scan;
 mod stream;
+pub use runs::{ColumnRuns, Dictionary, NotRuns};
 pub use scan::RowSet;
 pub use stream::{Batch, Stream, Want, SIDE_BY_SIDE_BATCH};
 
@@ -243,7 +245,6 @@ fn message(e: ParquetError) -> String {
     }
 }
 
-/// Runs `f`, turning a panic of the parquet crate into an error message.
 /// The 4 bytes a parquet file begins and ends with.
 const MAGIC: &[u8; 4] = b"PAR1";
 
@@ -276,7 +277,8 @@ fn check_magic(bytes: &[u8], file: &str) -> Result<(), String> {
     Ok(())
 }
 
-fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
+/// Runs `f`, turning a panic of the parquet crate into an error message.
+pub(crate) fn guarded<T>(f: impl FnOnce() -> Result<T, String>) -> Result<T, String> {
     catch_unwind(AssertUnwindSafe(f))
         .unwrap_or_else(|_| Err("the parquet decoder failed on malformed data".into()))
 }

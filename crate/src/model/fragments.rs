@@ -77,15 +77,30 @@ impl Fragments {
         if count == 0 {
             return;
         }
+        let piece = match self.last {
+            // The run before repeated (half of surf_week's rows): no look-up.
+            Some((_, last))
+                if same(self.pieces[last.piece as usize], duration_ms, cpu_usage_mhz) =>
+            {
+                last.piece
+            }
+            _ => self.piece_of(duration_ms, cpu_usage_mhz),
+        };
+        self.push_piece(piece, count);
+    }
+
+    /// Appends `count` fragments of piece `piece` (from [`Fragments::piece_of`]) to the current
+    /// task: the run before grows when it is of the same piece and task.
+    #[inline]
+    pub fn push_piece(&mut self, piece: u32, count: u32) {
+        if count == 0 {
+            return;
+        }
         self.total += u64::from(count);
         if let (false, Some((at, last))) = (self.sealed, self.last) {
-            let p = self.pieces[last.piece as usize];
-            if same(p, duration_ms, cpu_usage_mhz) {
+            if last.piece == piece {
                 if let Some(sum) = last.count.checked_add(count) {
-                    let run = Run {
-                        piece: last.piece,
-                        count: sum,
-                    };
+                    let run = Run { piece, count: sum };
                     let one_word = at + 1 == self.end();
                     self.last = Some((at, run));
                     match (encode(run), self.words.last_mut()) {
@@ -102,7 +117,6 @@ impl Fragments {
             }
         }
         self.sealed = false;
-        let piece = self.intern(duration_ms, cpu_usage_mhz);
         let run = Run { piece, count };
         self.last = Some((self.end(), run));
         self.run_count += 1;
@@ -122,10 +136,10 @@ impl Fragments {
         }
     }
 
-    /// The index of the piece (duration, usage), added when new. A small direct-mapped table of
-    /// recent pieces answers most lookups (surf_week: 1.17 M lookups of 1,601 pieces) before
-    /// the hash map.
-    fn intern(&mut self, duration_ms: i64, cpu_usage_mhz: f64) -> u32 {
+    /// The index of the piece (duration, usage), added when new: pieces are numbered in the
+    /// order they are first met. A small direct-mapped table of recent pieces answers most
+    /// lookups (surf_week: 1.17 M lookups of 1,601 pieces) before the hash map.
+    pub fn piece_of(&mut self, duration_ms: i64, cpu_usage_mhz: f64) -> u32 {
         let bits = cpu_usage_mhz.to_bits();
         let slot = ((duration_ms as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ bits)
             .wrapping_mul(0xff51_afd7_ed55_8ccd)
@@ -160,6 +174,45 @@ impl Fragments {
             self.pieces.push(piece);
         }
         k
+    }
+
+    /// A store holding, for each task, its `blocks` of this store's runs one after the other
+    /// (a block's last run and the next one's first joined when of the same piece), with the
+    /// range of each task in it (empty for a task without blocks). The pieces keep their
+    /// numbers, so a task of one block is its words copied as they are.
+    pub fn regroup(&self, blocks: &[Vec<Range<u32>>]) -> (Fragments, Vec<Range<u32>>) {
+        let mut out = Fragments {
+            pieces: self.pieces.clone(),
+            ..Fragments::default()
+        };
+        let ranges = blocks
+            .iter()
+            .map(|task| {
+                let start = out.begin_task();
+                match task.as_slice() {
+                    [] => return 0..0,
+                    [block] => {
+                        for k in block.clone() {
+                            out.words.push(self.words.get(k));
+                        }
+                        for run in self.runs(block) {
+                            out.total += u64::from(run.count);
+                            out.run_count += 1;
+                        }
+                        out.last = None;
+                    }
+                    several => {
+                        for block in several {
+                            for run in self.runs(block) {
+                                out.push_piece(run.piece, run.count);
+                            }
+                        }
+                    }
+                }
+                start..out.end()
+            })
+            .collect();
+        (out, ranges)
     }
 
     /// Drops the runs from `start` on (a task being read turned out invalid).

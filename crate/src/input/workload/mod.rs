@@ -9,9 +9,11 @@
 //! what was expected; after 50 errors the rest are counted.
 //!
 //! One reader per format: `read_parquet.rs`, `read_json.rs`, `read_csv.rs` (which goes through
-//! the JSON reader's checks); `select_parquet.rs` reads only a window or sample of a parquet
-//! workload ([`crate::select`]).
+//! the JSON reader's checks); `parquet_fragments.rs` reads `fragments.parquet` a batch at a time,
+//! `fragment_runs.rs` from its pages' runs where it can; `select_parquet.rs` reads only a window
+//! or sample of a parquet workload ([`crate::select`]).
 
+mod fragment_runs;
 mod parquet_fragments;
 mod read_csv;
 mod read_json;

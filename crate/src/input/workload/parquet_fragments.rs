@@ -97,19 +97,32 @@ impl<'t> Columns<'t> {
 }
 
 /// Where the reading is: the block being filled and what was found so far.
-struct Grouping<'a> {
-    ids: &'a TaskIds<'a>,
+pub(super) struct Grouping<'a> {
+    pub ids: &'a TaskIds<'a>,
     /// Per task row: its blocks of runs, in file order.
-    blocks: Vec<Vec<Range<u32>>>,
-    fragments: Fragments,
+    pub blocks: Vec<Vec<Range<u32>>>,
+    pub fragments: Fragments,
     /// The task of the block being filled, and its first run.
     open: Option<(u32, u32)>,
     last_integer: Option<(i64, u32)>,
-    orphans: u64,
+    pub orphans: u64,
     gpu_used: bool,
 }
 
-impl Grouping<'_> {
+impl<'a> Grouping<'a> {
+    /// Nothing read yet, for `tasks` task rows.
+    pub fn new(ids: &'a TaskIds<'a>, tasks: usize) -> Self {
+        Grouping {
+            ids,
+            blocks: vec![Vec::new(); tasks],
+            fragments: Fragments::default(),
+            open: None,
+            last_integer: None,
+            orphans: 0,
+            gpu_used: false,
+        }
+    }
+
     fn task_of(&mut self, batch: &Batch, k: usize) -> Option<u32> {
         if !batch.here(k) {
             return None;
@@ -129,18 +142,25 @@ impl Grouping<'_> {
         }
     }
 
-    fn close(&mut self) {
+    /// Ends the block being filled.
+    pub fn close(&mut self) {
         if let Some((task, start)) = self.open.take() {
             self.blocks[task as usize].push(start..self.fragments.end());
         }
     }
 
     fn add(&mut self, task: u32, duration_ms: i64, usage: f64, count: u32) {
+        self.start_block(task);
+        self.fragments.push_run(duration_ms, usage, count);
+    }
+
+    /// Opens a block for `task` unless its block is the one being filled.
+    #[inline]
+    pub fn start_block(&mut self, task: u32) {
         if self.open.map(|(t, _)| t) != Some(task) {
             self.close();
             self.open = Some((task, self.fragments.begin_task()));
         }
-        self.fragments.push_run(duration_ms, usage, count);
     }
 
     /// One batch of rows, the first numbered `first`.
@@ -242,7 +262,8 @@ fn bad_usage(p: &mut Problems, row: usize, v: Option<f64>) {
     );
 }
 
-/// Reads the fragments of `tasks` task rows from `f`'s opened columns, a batch at a time.
+/// Reads the fragments of `tasks` task rows from `f`'s opened columns: from the pages' runs
+/// where [`super::fragment_runs`] can, else a batch at a time.
 pub(super) fn read(
     f: &Table,
     columns: Columns<'_>,
@@ -250,15 +271,21 @@ pub(super) fn read(
     tasks: usize,
     p: &mut Problems,
 ) -> Result<Grouped, Vec<Diagnostic>> {
-    let mut g = Grouping {
-        ids,
-        blocks: vec![Vec::new(); tasks],
-        fragments: Fragments::default(),
-        open: None,
-        last_integer: None,
-        orphans: 0,
-        gpu_used: false,
-    };
+    match super::fragment_runs::read(f, ids, tasks) {
+        Ok(grouped) => Ok(grouped),
+        Err(_) => read_batches(f, columns, ids, tasks, p),
+    }
+}
+
+/// Reads the fragments of `tasks` task rows from `f`'s opened columns, a batch at a time.
+pub(super) fn read_batches(
+    f: &Table,
+    columns: Columns<'_>,
+    ids: &TaskIds<'_>,
+    tasks: usize,
+    p: &mut Problems,
+) -> Result<Grouped, Vec<Diagnostic>> {
+    let mut g = Grouping::new(ids, tasks);
     let mut streams = vec![columns.id, columns.duration, columns.usage];
     streams.extend(columns.gpu);
     f.side_by_side(&mut streams, |first, b| g.batch(p, first, b))
@@ -284,9 +311,12 @@ pub(super) fn read(
     })
 }
 
-/// Each task's runs as one range: its block when it has one (no copy), else its blocks copied
-/// in file order into a new store.
-fn gather(mut fragments: Fragments, blocks: Vec<Vec<Range<u32>>>) -> (Fragments, Vec<Range<u32>>) {
+/// Each task's runs as one range: its block when it has one (no copy), else every task's
+/// blocks copied in file order into a new store ([`Fragments::regroup`]).
+pub(super) fn gather(
+    mut fragments: Fragments,
+    blocks: Vec<Vec<Range<u32>>>,
+) -> (Fragments, Vec<Range<u32>>) {
     if blocks.iter().all(|b| b.len() <= 1) {
         fragments.shrink();
         let ranges = blocks
@@ -295,23 +325,7 @@ fn gather(mut fragments: Fragments, blocks: Vec<Vec<Range<u32>>>) -> (Fragments,
             .collect();
         return (fragments, ranges);
     }
-    let mut out = Fragments::default();
-    let ranges = blocks
-        .iter()
-        .map(|task_blocks| {
-            if task_blocks.is_empty() {
-                return 0..0;
-            }
-            let start = out.begin_task();
-            for block in task_blocks {
-                for run in fragments.runs(block) {
-                    let p = fragments.piece(run);
-                    out.push_run(p.duration_ms, p.cpu_usage_mhz, run.count);
-                }
-            }
-            start..out.end()
-        })
-        .collect();
+    let (mut out, ranges) = fragments.regroup(&blocks);
     out.shrink();
     (out, ranges)
 }
