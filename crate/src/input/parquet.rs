@@ -33,7 +33,7 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 mod runs;
 mod scan;
 mod stream;
-pub use runs::{ColumnRuns, Dictionary, NotRuns};
+pub use runs::{Block, ColumnRuns, Dictionary, NotRuns, UNPACKED};
 pub use scan::RowSet;
 pub use stream::{Batch, Stream, Want, SIDE_BY_SIDE_BATCH};
 

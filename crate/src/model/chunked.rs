@@ -114,6 +114,20 @@ impl<T: Copy + Default> Chunked<T> {
         }
     }
 
+    /// Appends the elements `range` of `other` (a plain copy where both are contiguous).
+    pub(super) fn extend_from(&mut self, other: &Chunked<T>, range: std::ops::Range<u32>) {
+        let flat_source = other.chunked == 0;
+        let flat_target = !(self.grow_in_chunks && self.flat.is_empty());
+        match other.flat.get(range.start as usize..range.end as usize) {
+            Some(slice) if flat_source && flat_target => self.flat.extend_from_slice(slice),
+            _ => {
+                for k in range {
+                    self.push(other.get(k));
+                }
+            }
+        }
+    }
+
     /// Drops the elements from `start` on.
     pub(super) fn truncate(&mut self, start: usize) {
         if self.chunked == 0 {

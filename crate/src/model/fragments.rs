@@ -178,13 +178,16 @@ impl Fragments {
 
     /// A store holding, for each task, its `blocks` of this store's runs one after the other
     /// (a block's last run and the next one's first joined when of the same piece), with the
-    /// range of each task in it (empty for a task without blocks). The pieces keep their
-    /// numbers, so a task of one block is its words copied as they are.
+    /// range of each task in it (empty for a task without blocks). Every run of this store
+    /// must be in one block. The pieces keep their numbers, so a task of one block is its words
+    /// copied as they are.
     pub fn regroup(&self, blocks: &[Vec<Range<u32>>]) -> (Fragments, Vec<Range<u32>>) {
         let mut out = Fragments {
             pieces: self.pieces.clone(),
             ..Fragments::default()
         };
+        // Runs joined where a task's blocks meet.
+        let mut joined = 0;
         let ranges = blocks
             .iter()
             .map(|task| {
@@ -192,26 +195,26 @@ impl Fragments {
                 match task.as_slice() {
                     [] => return 0..0,
                     [block] => {
-                        for k in block.clone() {
-                            out.words.push(self.words.get(k));
-                        }
-                        for run in self.runs(block) {
-                            out.total += u64::from(run.count);
-                            out.run_count += 1;
-                        }
+                        out.words.extend_from(&self.words, block.clone());
                         out.last = None;
                     }
                     several => {
+                        let before = out.run_count;
+                        let mut runs = 0;
                         for block in several {
                             for run in self.runs(block) {
                                 out.push_piece(run.piece, run.count);
+                                runs += 1;
                             }
                         }
+                        joined += runs - (out.run_count - before);
                     }
                 }
                 start..out.end()
             })
             .collect();
+        out.total = self.total;
+        out.run_count = self.run_count - joined;
         (out, ranges)
     }
 
@@ -566,5 +569,51 @@ mod tests {
         g.push(1, 1.0);
         g.push(2, 2.0);
         assert_eq!(f, g);
+    }
+
+    /// Regrouping interleaved blocks gives the store built task by task: the same fragments per
+    /// task, runs joined where a task's blocks meet, the same counts.
+    #[test]
+    fn regrouped_blocks_equal_the_store_built_task_by_task() {
+        // (task, fragments) stretches in file order: task 0 in three stretches, task 2 in two
+        // whose meeting fragments are equal (joined), task 1 in one.
+        let stretches: [(usize, &[(i64, f64)]); 6] = [
+            (0, &[(30, 1.0), (30, 1.0)]),
+            (1, &[(30, 2.0), (10, 2.0)]),
+            (2, &[(5, 0.5), (30, 1.0)]),
+            (0, &[(30, 3.0)]),
+            (2, &[(30, 1.0), (7, 7.0)]),
+            (0, &[(30, 3.0), (30, 1.0)]),
+        ];
+        let mut interleaved = Fragments::default();
+        let mut blocks: Vec<Vec<Range<u32>>> = vec![Vec::new(); 4];
+        for (task, fragments) in stretches {
+            let start = interleaved.begin_task();
+            for &(d, u) in fragments {
+                interleaved.push(d, u);
+            }
+            blocks[task].push(start..interleaved.end());
+        }
+        let (regrouped, ranges) = interleaved.regroup(&blocks);
+        let mut direct = Fragments::default();
+        for task in 0..3 {
+            direct.begin_task();
+            for (t, fragments) in stretches {
+                if t == task {
+                    for &(d, u) in fragments {
+                        direct.push(d, u);
+                    }
+                }
+            }
+        }
+        assert!(regrouped == direct);
+        assert_eq!(regrouped.run_count(), direct.run_count());
+        // Task 0: (30,1)x2, (30,3)x2 joined across its blocks, (30,1); task 1: two; task 2:
+        // (5,0.5), (30,1)x2 joined, (7,7).
+        assert_eq!(regrouped.run_count(), 3 + 2 + 3);
+        assert_eq!(regrouped.len(), 11);
+        assert_eq!(ranges[3], 0..0);
+        let task2: Vec<_> = regrouped.iter(&ranges[2]).collect();
+        assert_eq!(task2, [(5, 0.5), (30, 1.0), (30, 1.0), (7, 7.0)]);
     }
 }

@@ -104,14 +104,26 @@ struct Hybrid {
     /// where the next begins.
     packed: u32,
     bit: usize,
+    /// The RLE run being handed on: its value and the count not handed on yet.
+    rle_value: u32,
+    rle_left: u32,
     /// Values unpacked a buffer at a time (a tight loop), taken from `unpacked_at` on.
     unpacked: [u32; UNPACKED],
     unpacked_at: usize,
     unpacked_len: usize,
 }
 
-/// Bit-packed values unpacked at once.
-const UNPACKED: usize = 64;
+/// A block of a column's values ([`ColumnRuns::next_block`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Block<'a> {
+    /// (value, count >= 1).
+    Run(u32, u32),
+    /// Values one by one (at least one).
+    Values(&'a [u32]),
+}
+
+/// Bit-packed values unpacked at once (the most of a [`Block::Values`]).
+pub const UNPACKED: usize = 256;
 
 impl Hybrid {
     fn new(width: u32, from: usize, end: usize) -> Result<Self, NotRuns> {
@@ -124,6 +136,8 @@ impl Hybrid {
             end,
             packed: 0,
             bit: 0,
+            rle_value: 0,
+            rle_left: 0,
             unpacked: [0; UNPACKED],
             unpacked_at: 0,
             unpacked_len: 0,
@@ -133,9 +147,34 @@ impl Hybrid {
     /// The next run (value, count >= 1), at most `limit` long; `None` at the end of the bytes.
     #[inline]
     fn next(&mut self, buf: &[u8], limit: u32) -> Result<Option<(u32, u32)>, NotRuns> {
+        match self.next_block(buf, limit)? {
+            None => Ok(None),
+            Some(Block::Run(value, count)) => Ok(Some((value, count))),
+            Some(Block::Values(values)) => {
+                // Hand the values back and take the run at their head.
+                let n = values.len();
+                self.unpacked_at -= n;
+                Ok(Some(self.take_unpacked(limit)))
+            }
+        }
+    }
+
+    /// The next block of values, at most `limit`: an RLE run, or bit-packed values as they are
+    /// (up to a buffer's, equal neighbours not joined); `None` at the end of the bytes.
+    #[inline]
+    fn next_block(&mut self, buf: &[u8], limit: u32) -> Result<Option<Block<'_>>, NotRuns> {
         loop {
+            if self.rle_left > 0 {
+                let n = self.rle_left.min(limit.max(1));
+                self.rle_left -= n;
+                return Ok(Some(Block::Run(self.rle_value, n)));
+            }
             if self.unpacked_at < self.unpacked_len {
-                return Ok(Some(self.take_unpacked(limit)));
+                // One value only when asked through `next` (it rewinds and takes a run).
+                let n = (self.unpacked_len - self.unpacked_at).min(limit.max(1) as usize);
+                let from = self.unpacked_at;
+                self.unpacked_at += n;
+                return Ok(Some(Block::Values(&self.unpacked[from..from + n])));
             }
             if self.packed > 0 {
                 self.unpack(buf);
@@ -167,9 +206,7 @@ impl Hybrid {
                 self.at += bytes_per_value;
                 let mut value = [0u8; 4];
                 value[..bytes_per_value].copy_from_slice(value_bytes);
-                if count > 0 {
-                    return Ok(Some((u32::from_le_bytes(value), count)));
-                }
+                (self.rle_value, self.rle_left) = (u32::from_le_bytes(value), count);
             }
         }
     }
@@ -287,6 +324,40 @@ impl ColumnRuns {
         self.left -= count;
         self.rows += u64::from(count);
         Ok(Some((index, count)))
+    }
+
+    /// The next block of rows, at most `limit` (>= 1) of them: a run of one dictionary index,
+    /// or indices one by one (bit-packed values, which change often); `None` at the end of the
+    /// chunk. Every index is inside the dictionary.
+    #[inline]
+    pub fn next_block(&mut self, limit: u32) -> Result<Option<Block<'_>>, NotRuns> {
+        while self.left == 0 {
+            if !self.next_page()? {
+                return Ok(None);
+            }
+        }
+        let dictionary = self.dictionary.len();
+        let left = self.left;
+        let block = match self.hybrid.next_block(&self.page, limit.min(left))? {
+            None => {
+                return not_runs(format!("a data page ends {left} values before its count"));
+            }
+            Some(Block::Run(index, count)) => Block::Run(index, count.min(left)),
+            Some(Block::Values(values)) => Block::Values(values),
+        };
+        let (count, largest) = match block {
+            Block::Run(index, count) => (count, index),
+            Block::Values(values) => (
+                values.len() as u32,
+                values.iter().copied().fold(0, u32::max),
+            ),
+        };
+        if largest as usize >= dictionary {
+            return not_runs(format!("index {largest} past a dictionary of {dictionary}"));
+        }
+        self.left -= count;
+        self.rows += u64::from(count);
+        Ok(Some(block))
     }
 
     /// Opens the next data page; false at the end of the chunk.

@@ -8,7 +8,7 @@
 //! general way, which reports what is wrong.
 
 use super::parquet_fragments::{gather, Grouped, Grouping, TaskIds};
-use crate::input::parquet::{ColumnRuns, Dictionary, NotRuns, Table, Want};
+use crate::input::parquet::{Block, ColumnRuns, Dictionary, NotRuns, Table, Want};
 use crate::model::Fragments;
 use std::collections::HashMap;
 
@@ -84,6 +84,61 @@ impl PieceCache {
     }
 }
 
+impl PieceCache {
+    /// Appends to the current task one fragment per usage index of `values` (bit-packed
+    /// values, which change every row or two), all of duration index `d`: equal neighbours are
+    /// joined without a branch per value (a run starts where the piece differs from the one
+    /// before), then each run is pushed.
+    fn push_values(
+        &mut self,
+        fragments: &mut Fragments,
+        dictionaries: (&[i64], &[f64]),
+        d: u32,
+        values: &[u32],
+    ) -> Result<(), NotRuns> {
+        let known = match self {
+            PieceCache::Direct { usages, pieces } => {
+                let row = &pieces[d as usize * *usages..][..*usages];
+                values.iter().all(|&u| row[u as usize] != UNKNOWN)
+            }
+            PieceCache::Hashed(_) => false,
+        };
+        if !known {
+            for &u in values {
+                self.piece(fragments, dictionaries, (d, u))?;
+            }
+        }
+        let PieceCache::Direct { usages, pieces } = self else {
+            for &u in values {
+                let piece = self.piece(fragments, dictionaries, (d, u))?;
+                fragments.push_piece(piece, 1);
+            }
+            return Ok(());
+        };
+        let row = &pieces[d as usize * *usages..][..*usages];
+        let mut run_piece = [0u32; BLOCK + 1];
+        let mut run_start = [0u32; BLOCK + 1];
+        let mut runs = 0;
+        let mut current = UNKNOWN;
+        for (k, &u) in values.iter().take(BLOCK).enumerate() {
+            let piece = row[u as usize];
+            // Written to the next free slot; kept only where a run starts.
+            run_piece[runs] = piece;
+            run_start[runs] = k as u32;
+            runs += usize::from(piece != current);
+            current = piece;
+        }
+        run_start[runs] = values.len().min(BLOCK) as u32;
+        for r in 0..runs {
+            fragments.push_piece(run_piece[r], run_start[r + 1] - run_start[r]);
+        }
+        Ok(())
+    }
+}
+
+/// Most values of a block of bit-packed values ([`crate::input::parquet::Block::Values`]).
+const BLOCK: usize = crate::input::parquet::UNPACKED;
+
 /// The current run of one column: its dictionary index and rows left.
 struct Cursor {
     column: ColumnRuns,
@@ -156,10 +211,10 @@ fn read_groups(f: &Table, ids: &TaskIds<'_>, tasks: usize) -> Result<Grouped, No
 fn read_group(f: &Table, group: usize, g: &mut Grouping<'_>) -> Result<(), NotRuns> {
     let mut id = Cursor::open(f, "id", Want::Id, group)?;
     let mut duration = Cursor::open(f, "duration", Want::Integer, group)?;
-    let mut usage = Cursor::open(f, "cpu_usage", Want::Number, group)?;
+    let mut usage = f.column_runs("cpu_usage", Want::Number, group)?;
     let id_values = integers(&id.column.dictionary)?.to_vec();
     let durations = integers(&duration.column.dictionary)?.to_vec();
-    let usages = numbers(&usage.column.dictionary)?.to_vec();
+    let usages = numbers(&usage.dictionary)?.to_vec();
     let mut task_cache = TaskCache {
         tasks: vec![UNKNOWN; id_values.len()],
     };
@@ -181,25 +236,35 @@ fn read_group(f: &Table, group: usize, g: &mut Grouping<'_>) -> Result<(), NotRu
         }
         let mut done = 0;
         while done < span {
-            if !usage.refill()? {
+            let Some(block) = usage.next_block(span - done)? else {
                 return Err(NotRuns("the columns end at different rows".into()));
+            };
+            let dictionaries = (durations.as_slice(), usages.as_slice());
+            match (block, task) {
+                (Block::Run(u, n), _) => {
+                    let piece =
+                        pieces.piece(&mut g.fragments, dictionaries, (duration.index, u))?;
+                    if task.is_some() {
+                        g.fragments.push_piece(piece, n);
+                    }
+                    done += n;
+                }
+                (Block::Values(values), Some(_)) => {
+                    pieces.push_values(&mut g.fragments, dictionaries, duration.index, values)?;
+                    done += values.len() as u32;
+                }
+                (Block::Values(values), None) => {
+                    for &u in values {
+                        pieces.piece(&mut g.fragments, dictionaries, (duration.index, u))?;
+                    }
+                    done += values.len() as u32;
+                }
             }
-            let n = usage.left.min(span - done);
-            let piece = pieces.piece(
-                &mut g.fragments,
-                (&durations, &usages),
-                (duration.index, usage.index),
-            )?;
-            if task.is_some() {
-                g.fragments.push_piece(piece, n);
-            }
-            usage.left -= n;
-            done += n;
         }
         id.left -= span;
         duration.left -= span;
     }
-    if usage.refill()? {
+    if usage.next_block(1)?.is_some() {
         return Err(NotRuns("the columns end at different rows".into()));
     }
     if id.column.rows != f.group_rows(group) {
