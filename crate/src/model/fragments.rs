@@ -318,7 +318,7 @@ impl Fragments {
     /// The total duration of `range`'s fragments, ms; `None` past `i64::MAX`.
     pub fn checked_duration(&self, range: &Range<u32>) -> Option<i64> {
         self.runs(range).try_fold(0i64, |sum, r| {
-            let d = self.piece(r).duration_ms.checked_mul(i64::from(r.count))?;
+            let d = run_duration(self.piece(r).duration_ms, r.count)?;
             sum.checked_add(d)
         })
     }
@@ -397,6 +397,18 @@ const PIECE_MASK: u32 = (1 << PIECE_BITS) - 1;
 fn encode(run: Run) -> Option<u32> {
     (run.piece <= PIECE_MASK && run.count >> (32 - PIECE_BITS) == 0)
         .then_some(run.count << PIECE_BITS | run.piece)
+}
+
+/// `duration * count`, `None` past `i64::MAX`: a plain multiply when the duration is below
+/// 2^31 (the product then fits in 63 bits), since in wasm a checked 64-bit multiply is a call
+/// to a 128-bit one.
+#[inline(always)]
+fn run_duration(duration_ms: i64, count: u32) -> Option<i64> {
+    if (0..1 << 31).contains(&duration_ms) {
+        Some(duration_ms * i64::from(count))
+    } else {
+        duration_ms.checked_mul(i64::from(count))
+    }
 }
 
 fn same(p: Piece, duration_ms: i64, cpu_usage_mhz: f64) -> bool {

@@ -2,7 +2,7 @@
 //! carbon, utilisation and busy time it accumulates, integrated exactly from one change to the
 //! next and split into idle and dynamic parts.
 
-use super::power::{grams, joules, power};
+use super::power::{at_most_one, grams, joules, power};
 use super::run::Simulation;
 use crate::model::PowerModel;
 
@@ -41,7 +41,7 @@ impl Simulation<'_> {
         let host = &mut self.meters[h];
         host.usage = usage;
         let u = if capacity > 0.0 {
-            (host.usage / capacity).min(1.0)
+            at_most_one(host.usage / capacity)
         } else {
             0.0
         };
@@ -68,7 +68,7 @@ impl Simulation<'_> {
             host.last_carbon = now_c;
         }
         if capacity > 0.0 {
-            host.utilization_ms += (host.usage / capacity).min(1.0) * dt as f64;
+            host.utilization_ms += at_most_one(host.usage / capacity) * dt as f64;
         }
         if !host.running.is_empty() {
             host.busy_ms += dt;

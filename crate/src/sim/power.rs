@@ -6,6 +6,7 @@
 use crate::model::PowerModel;
 
 /// Power in W at utilisation `u` (clamped to `[0, 1]`).
+#[inline]
 pub fn power(model: &PowerModel, u: f64) -> f64 {
     let u = u.clamp(0.0, 1.0);
     match *model {
@@ -31,6 +32,18 @@ pub fn power(model: &PowerModel, u: f64) -> f64 {
     }
 }
 
+/// `x.min(1.0)`, bit for bit (a NaN gives 1.0 as `f64::min` does), written as a comparison:
+/// in wasm `f64::min` is a call (wasm's own `f64.min` propagates a NaN), made at every change of
+/// a host's usage.
+#[inline(always)]
+pub fn at_most_one(x: f64) -> f64 {
+    if x < 1.0 {
+        x
+    } else {
+        1.0
+    }
+}
+
 /// The energy of `watts` drawn for `ms` milliseconds, J.
 #[inline]
 pub fn joules(watts: f64, ms: f64) -> f64 {
@@ -52,6 +65,23 @@ pub fn idle_power(model: &PowerModel) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn at_most_one_is_min_one_bit_for_bit() {
+        for x in [
+            -0.0,
+            0.0,
+            0.5,
+            1.0,
+            1.5,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+            -2.0,
+        ] {
+            assert_eq!(at_most_one(x).to_bits(), x.min(1.0).to_bits(), "{x}");
+        }
+    }
 
     #[test]
     fn models_at_known_points() {
