@@ -186,13 +186,14 @@ impl Hybrid {
             let header = self.varint(buf)?;
             if header & 1 == 1 {
                 // Bit-packed: `header >> 1` groups of 8 values (the last group may be padding).
+                // (Saturating: a forged header must not wrap a 32-bit usize in wasm.)
                 let groups = (header >> 1) as usize;
-                let bytes = groups * self.width as usize;
+                let bytes = groups.saturating_mul(self.width as usize);
                 let available = (self.end - self.at).min(bytes);
                 let values = if self.width == 0 {
-                    groups * 8
+                    groups.saturating_mul(8)
                 } else {
-                    available * 8 / self.width as usize
+                    available.saturating_mul(8) / self.width as usize
                 };
                 self.packed = u32::try_from(values).unwrap_or(u32::MAX);
                 self.bit = self.at * 8;
@@ -200,7 +201,11 @@ impl Hybrid {
             } else {
                 let count = header >> 1;
                 let bytes_per_value = self.width.div_ceil(8) as usize;
-                let Some(value_bytes) = buf.get(self.at..self.at + bytes_per_value) else {
+                let value_end = self.at + bytes_per_value;
+                let Some(value_bytes) = buf
+                    .get(self.at..value_end)
+                    .filter(|_| value_end <= self.end)
+                else {
                     return not_runs("an RLE run cut short");
                 };
                 self.at += bytes_per_value;
@@ -579,5 +584,16 @@ mod tests {
         assert!(Hybrid::new(33, 0, 0).is_err());
         // A bit-packed group cut short yields only the values its bytes hold.
         assert_eq!(expand(&[3, 0xff], 4, 8).unwrap(), [15, 15]);
+        // The largest header (2^31 - 1 groups) of zero-width values: read only as far as asked;
+        // of five-bit values over one byte: the one value the byte holds.
+        let huge = [0xff, 0xff, 0xff, 0xff, 0x0f];
+        assert_eq!(expand(&huge, 0, 100).unwrap(), [0; 100]);
+        assert_eq!(
+            expand(&[0xff, 0xff, 0xff, 0xff, 0x0f, 0x1f], 5, 9).unwrap(),
+            [31]
+        );
+        // An RLE value is not read past the end of its section.
+        let mut h = Hybrid::new(16, 0, 2).unwrap();
+        assert!(h.next(&[10, 1, 2, 3], 5).is_err());
     }
 }
