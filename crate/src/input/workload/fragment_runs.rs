@@ -7,7 +7,7 @@
 //! (strings as ids, nulls, a PLAIN page, a value the general reader would report) is read the
 //! general way, which reports what is wrong.
 
-use super::parquet_fragments::{gather, Grouped, Grouping, TaskIds};
+use super::parquet_fragments::{Grouped, Grouping, TaskIds};
 use crate::input::parquet::{Block, ColumnRuns, Dictionary, NotRuns, Table, Want};
 use crate::model::Fragments;
 use std::collections::HashMap;
@@ -197,14 +197,8 @@ fn read_groups(f: &Table, ids: &TaskIds<'_>, tasks: usize) -> Result<Grouped, No
     for group in 0..f.row_groups() {
         read_group(f, group, &mut g)?;
     }
-    g.close();
-    let (fragments, ranges) = gather(g.fragments, g.blocks);
-    Ok(Grouped {
-        fragments,
-        ranges,
-        orphans: g.orphans,
-        gpu_used: false,
-    })
+    // No `gpu_usage` column: `gpu_used` stays false.
+    Ok(g.finish())
 }
 
 /// One row group's rows, added to `g`.

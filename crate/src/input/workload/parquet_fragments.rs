@@ -142,8 +142,20 @@ impl<'a> Grouping<'a> {
         }
     }
 
+    /// What was read: the last block closed and each task's blocks gathered into one range.
+    pub fn finish(mut self) -> Grouped {
+        self.close();
+        let (fragments, ranges) = gather(self.fragments, self.blocks);
+        Grouped {
+            fragments,
+            ranges,
+            orphans: self.orphans,
+            gpu_used: self.gpu_used,
+        }
+    }
+
     /// Ends the block being filled.
-    pub fn close(&mut self) {
+    fn close(&mut self) {
         if let Some((task, start)) = self.open.take() {
             self.blocks[task as usize].push(start..self.fragments.end());
         }
@@ -301,22 +313,12 @@ pub(super) fn read_batches(
                 errors
             }
         })?;
-    g.close();
-    let (fragments, ranges) = gather(g.fragments, g.blocks);
-    Ok(Grouped {
-        fragments,
-        ranges,
-        orphans: g.orphans,
-        gpu_used: g.gpu_used,
-    })
+    Ok(g.finish())
 }
 
 /// Each task's runs as one range: its block when it has one (no copy), else every task's
 /// blocks copied in file order into a new store ([`Fragments::regroup`]).
-pub(super) fn gather(
-    mut fragments: Fragments,
-    blocks: Vec<Vec<Range<u32>>>,
-) -> (Fragments, Vec<Range<u32>>) {
+fn gather(mut fragments: Fragments, blocks: Vec<Vec<Range<u32>>>) -> (Fragments, Vec<Range<u32>>) {
     if blocks.iter().all(|b| b.len() <= 1) {
         fragments.shrink();
         let ranges = blocks
