@@ -32,6 +32,9 @@ impl Simulation<'_> {
     /// rounding residue would leave a tiny usage on a host whose busy tasks have ended (which
     /// the `sqrt` model magnifies).
     pub(super) fn change_usage(&mut self, h: usize, t: i64) {
+        if self.power_pending != Some(t) {
+            self.record_power();
+        }
         self.integrate(h, t);
         let capacity = self.hosts[h].cpu_capacity;
         let usage = self.meters[h]
@@ -48,8 +51,20 @@ impl Simulation<'_> {
         let new_power = power(&host.model, u);
         self.total_dynamic_power += (new_power - host.idle) - (host.power - host.idle);
         host.power = new_power;
-        self.series
-            .power(t, self.total_idle_power + self.total_dynamic_power);
+        self.power_pending = Some(t);
+    }
+
+    /// Hands the total power of the instant whose usages last changed to the series, once all
+    /// of that instant's changes are made (the next change at a later time, or the end of the
+    /// run, calls this). The series keeps only an instant's last value (a second value at one
+    /// instant replaces the first, and a window adds the first value times 0 ms), so recording
+    /// once per instant gives the same series, bit for bit, as recording at every change (for
+    /// finite totals: power models take finite figures).
+    pub(super) fn record_power(&mut self) {
+        if let Some(t) = self.power_pending.take() {
+            self.series
+                .power(t, self.total_idle_power + self.total_dynamic_power);
+        }
     }
 
     /// Adds host `h`'s energy, carbon, utilisation and busy time from its last change to `t`.
@@ -63,7 +78,14 @@ impl Simulation<'_> {
         let dynamic = host.power - host.idle;
         host.dynamic_energy += joules(dynamic, dt as f64);
         if let Some(c) = &self.carbon {
-            let now_c = c.integral_to_monotonic(t, &mut self.carbon_cursor);
+            // Hosts changing at one instant share the integral up to it.
+            let now_c = if self.carbon_at.0 == t {
+                self.carbon_at.1
+            } else {
+                let now_c = c.integral_to_monotonic(t, &mut self.carbon_cursor);
+                self.carbon_at = (t, now_c);
+                now_c
+            };
             host.dynamic_carbon += grams(dynamic, now_c - host.last_carbon);
             host.last_carbon = now_c;
         }

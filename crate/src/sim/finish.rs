@@ -45,6 +45,7 @@ pub(super) fn load_imbalance(hosts: &[HostRecord]) -> f64 {
 
 /// The result of a finished simulation.
 pub(super) fn result(mut sim: Simulation) -> SimResult {
+    sim.record_power();
     let end = sim.end;
     for h in 0..sim.meters.len() {
         sim.integrate(h, end);

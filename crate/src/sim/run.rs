@@ -78,6 +78,12 @@ pub struct Simulation<'a> {
     pub(super) carbon_cursor: usize,
     /// The deferral test's comparison with the deadline (C14 under Current).
     pub(super) deadline_test: DeadlineTest,
+    /// The instant whose change of total power is still to be recorded in the series (see
+    /// [`Simulation::record_power`]).
+    pub(super) power_pending: Option<i64>,
+    /// The carbon integral (see [`CarbonClock::integral_to_monotonic`]) at a time: the last
+    /// one the energy integration asked for.
+    pub(super) carbon_at: (i64, f64),
 }
 
 impl<'a> Simulation<'a> {
@@ -223,6 +229,8 @@ impl<'a> Simulation<'a> {
             distinct_empty,
             carbon_cursor: 0,
             deadline_test,
+            power_pending: None,
+            carbon_at: (i64::MIN, 0.0),
         }
     }
 
