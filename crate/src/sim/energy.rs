@@ -12,6 +12,9 @@ pub(super) struct HostMeter {
     pub(super) model: PowerModel,
     pub(super) idle: f64,
     pub(super) usage: f64,
+    /// `usage` over the host's capacity, at most 1 (0 for a host without capacity): worked
+    /// out once per change, for the power and for the utilisation integrated until the next.
+    pub(super) utilization: f64,
     pub(super) power: f64,
     pub(super) last: i64,
     pub(super) last_carbon: f64,
@@ -48,6 +51,7 @@ impl Simulation<'_> {
         } else {
             0.0
         };
+        host.utilization = u;
         let new_power = power(&host.model, u);
         self.total_dynamic_power += (new_power - host.idle) - (host.power - host.idle);
         host.power = new_power;
@@ -90,7 +94,7 @@ impl Simulation<'_> {
             host.last_carbon = now_c;
         }
         if capacity > 0.0 {
-            host.utilization_ms += at_most_one(host.usage / capacity) * dt as f64;
+            host.utilization_ms += host.utilization * dt as f64;
         }
         if !host.running.is_empty() {
             host.busy_ms += dt;

@@ -101,6 +101,7 @@ impl<'a> Simulation<'a> {
                     model: h.power,
                     idle,
                     usage: 0.0,
+                    utilization: 0.0,
                     power: idle,
                     last: 0,
                     last_carbon: 0.0,
