@@ -22,6 +22,7 @@ pub mod model;
 pub mod notes;
 pub mod output;
 pub mod overview;
+pub mod parallel;
 pub mod policy;
 pub mod portfolio;
 pub mod request;

@@ -1,0 +1,130 @@
+//! Independent runs side by side: natively on the machine's cores (scoped threads taking the
+//! next index from a shared counter), in wasm one after the other. Whatever ran where, the
+//! results are handed on in index order, so a report is the same bytes either way.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::mpsc;
+
+/// How many runs go side by side: the cores the machine offers natively, one in wasm (a
+/// module instance has one thread; the page has its workers for that).
+pub fn workers() -> usize {
+    if cfg!(target_arch = "wasm32") {
+        1
+    } else {
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
+/// Works out `work(i)` for every `i` in `0..n` on up to `workers` threads and hands each result
+/// to `take(i, result)` on the calling thread, in order of `i`. When `take` answers false, no
+/// further index is started and the results after it are dropped: the indices before it have
+/// all been taken, as one after the other would have.
+///
+/// `progress` gets the fraction done (0 to 1): within each run (through the sink `work` is
+/// given) when one thread does them all, after each run taken otherwise.
+pub fn run_in_order<R: Send>(
+    n: usize,
+    workers: usize,
+    work: impl Fn(usize, &mut dyn FnMut(f64)) -> R + Sync,
+    progress: &mut dyn FnMut(f64),
+    mut take: impl FnMut(usize, R) -> bool,
+) {
+    let total = n.max(1) as f64;
+    let workers = workers.min(n);
+    if workers <= 1 {
+        for i in 0..n {
+            let result = work(i, &mut |f| progress((i as f64 + f) / total));
+            progress((i + 1) as f64 / total);
+            if !take(i, result) {
+                return;
+            }
+        }
+        return;
+    }
+    let next = AtomicUsize::new(0);
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (sender, results) = mpsc::channel();
+        for _ in 0..workers {
+            let (sender, work, next, stop) = (sender.clone(), &work, &next, &stop);
+            scope.spawn(move || {
+                while !stop.load(Ordering::Relaxed) {
+                    let i = next.fetch_add(1, Ordering::Relaxed);
+                    if i >= n || sender.send((i, work(i, &mut |_| {}))).is_err() {
+                        break;
+                    }
+                }
+            });
+        }
+        drop(sender);
+        // Results that came before their turn.
+        let mut early = BTreeMap::new();
+        let mut due = 0;
+        for (i, result) in results {
+            early.insert(i, result);
+            while let Some(result) = early.remove(&due) {
+                due += 1;
+                progress(due as f64 / total);
+                if !take(due - 1, result) {
+                    // Dropping the receiver ends the threads at their next send.
+                    stop.store(true, Ordering::Relaxed);
+                    return;
+                }
+            }
+        }
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every index once, in order, whatever the number of threads; progress ends at 1.
+    #[test]
+    fn hands_results_on_in_order() {
+        for workers in [1, 2, 3, 8] {
+            let mut seen = Vec::new();
+            let mut last = 0.0;
+            run_in_order(
+                25,
+                workers,
+                |i, _| {
+                    // Uneven work, so that threads finish out of order.
+                    let spins = (25 - i) * 2_000;
+                    std::hint::black_box(
+                        (0..spins).fold(i as u64, |a, b| a.wrapping_mul(31).wrapping_add(b as u64)),
+                    );
+                    i * i
+                },
+                &mut |f| last = f,
+                |i, r| {
+                    seen.push((i, r));
+                    true
+                },
+            );
+            let expected: Vec<(usize, usize)> = (0..25).map(|i| (i, i * i)).collect();
+            assert_eq!(seen, expected, "{workers} threads");
+            assert_eq!(last, 1.0);
+        }
+    }
+
+    /// A refusal at index 6 takes exactly indices 0 to 6, as a loop that stops there would.
+    #[test]
+    fn stops_after_a_refusal() {
+        for workers in [1, 2, 4] {
+            let mut seen = Vec::new();
+            run_in_order(
+                40,
+                workers,
+                |i, _| i,
+                &mut |_| {},
+                |i, _| {
+                    seen.push(i);
+                    i != 6
+                },
+            );
+            assert_eq!(seen, (0..=6).collect::<Vec<_>>(), "{workers} threads");
+        }
+    }
+}
