@@ -272,32 +272,96 @@ fn words(key: &str) -> String {
     out
 }
 
-/// Runs a planned sweep: `run(policy, value, seed)` gives one run's metrics (`value` is the
-/// point's, for a sweep of a run option); `progress(done, total)` is called after each run.
+/// How a sweep's runs are made: given every (policy, value, seed) in order, their metrics in the
+/// same order, `progress(done, total)` after each.
+pub trait Runs {
+    fn metrics(
+        &mut self,
+        jobs: &[(&Policy, &Value, u64)],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Vec<Metrics>;
+}
+
+/// Runs one after the other, with any closure `run(policy, value, seed)` (the page's session
+/// keeps its state in cells, and wasm has one thread).
+pub fn one_after_another(run: impl FnMut(&Policy, &Value, u64) -> Metrics) -> impl Runs {
+    OneAfterAnother(run)
+}
+
+/// Runs side by side on the machine's cores ([`crate::parallel`]), with a closure threads can
+/// share; the metrics come back in job order, so the report is the same bytes.
+pub fn side_by_side(run: impl Fn(&Policy, &Value, u64) -> Metrics + Sync) -> impl Runs {
+    SideBySide(run)
+}
+
+/// See [`one_after_another`].
+struct OneAfterAnother<F>(F);
+
+impl<F: FnMut(&Policy, &Value, u64) -> Metrics> Runs for OneAfterAnother<F> {
+    fn metrics(
+        &mut self,
+        jobs: &[(&Policy, &Value, u64)],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Vec<Metrics> {
+        let mut out = Vec::with_capacity(jobs.len());
+        for &(policy, value, seed) in jobs {
+            out.push((self.0)(policy, value, seed));
+            progress(out.len(), jobs.len());
+        }
+        out
+    }
+}
+
+/// See [`side_by_side`].
+struct SideBySide<F>(F);
+
+impl<F: Fn(&Policy, &Value, u64) -> Metrics + Sync> Runs for SideBySide<F> {
+    fn metrics(
+        &mut self,
+        jobs: &[(&Policy, &Value, u64)],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Vec<Metrics> {
+        let total = jobs.len();
+        let mut out = Vec::with_capacity(total);
+        crate::parallel::run_in_order(
+            total,
+            crate::parallel::workers(),
+            |k, _| {
+                let (policy, value, seed) = jobs[k];
+                (self.0)(policy, value, seed)
+            },
+            &mut |_| {},
+            |_, metrics| {
+                out.push(metrics);
+                progress(out.len(), total);
+                true
+            },
+        );
+        out
+    }
+}
+
+/// Runs a planned sweep: `runs` gives every run's metrics (`run(policy, value, seed)`, `value`
+/// the point's, for a sweep of a run option); `progress(done, total)` is called after each run.
 pub fn run(
     parameter: &str,
     points: Vec<(Value, Policy)>,
     seeds: Vec<u64>,
-    mut run: impl FnMut(&Policy, &Value, u64) -> Metrics,
+    mut runs: impl Runs,
     progress: &mut dyn FnMut(usize, usize),
 ) -> SweepReport {
-    let total = points.len() * seeds.len();
-    let mut done = 0;
+    let jobs: Vec<(&Policy, &Value, u64)> = points
+        .iter()
+        .flat_map(|(value, policy)| seeds.iter().map(move |&seed| (policy, value, seed)))
+        .collect();
+    let mut metrics = runs.metrics(&jobs, progress).into_iter();
     let points = points
-        .into_iter()
+        .iter()
         .map(|(value, policy)| {
-            let runs: Vec<Metrics> = seeds
-                .iter()
-                .map(|&seed| {
-                    let m = run(&policy, &value, seed);
-                    done += 1;
-                    progress(done, total);
-                    m
-                })
-                .collect();
+            let runs: Vec<Metrics> = metrics.by_ref().take(seeds.len()).collect();
             SweepPoint {
-                value,
-                policy: expand::to_json(&policy),
+                value: value.clone(),
+                policy: expand::to_json(policy),
                 summary: summary(&runs),
                 runs,
             }
@@ -349,6 +413,62 @@ mod tests {
 
     fn policy(text: &str) -> Policy {
         policy_from_text(text).expect("a valid policy").0
+    }
+
+    /// Side by side or one after the other, the same report: each run's metrics where its
+    /// point and seed put them (a stand-in run whose makespan encodes the value, the seed and the
+    /// policy's subset size), and a progress call per run ending at the total.
+    #[test]
+    fn runs_side_by_side_fill_the_report_as_runs_one_after_the_other() {
+        let spec = SweepSpec {
+            parameter: "/subsetSize".into(),
+            values: (1..=5).map(Value::from).collect(),
+            seeds: Some(4),
+        };
+        let plan = || {
+            plan(
+                &policy(r#"{"type": "prefab", "policyName": "Mem"}"#),
+                &spec,
+                10,
+            )
+        };
+        let fake = |p: &Policy, v: &Value, seed: u64| Metrics {
+            makespan_ms: v.as_i64().unwrap_or(-1) * 1000
+                + seed as i64 * 10
+                + expand::to_json(p)["subsetSize"].as_i64().unwrap_or(-1),
+            ..Default::default()
+        };
+        let report = |side: bool| {
+            let (points, seeds) = plan().expect("a plan");
+            let mut calls = Vec::new();
+            let mut progress = |done, total| calls.push((done, total));
+            let r = if side {
+                run(
+                    "/subsetSize",
+                    points,
+                    seeds,
+                    side_by_side(fake),
+                    &mut progress,
+                )
+            } else {
+                run(
+                    "/subsetSize",
+                    points,
+                    seeds,
+                    one_after_another(fake),
+                    &mut progress,
+                )
+            };
+            (serde_json::to_string(&r).expect("serialises"), calls, r)
+        };
+        let (one, calls, r) = report(false);
+        let third = &r.points[2];
+        let makespans: Vec<i64> = third.runs.iter().map(|m| m.makespan_ms).collect();
+        assert_eq!(makespans, [3103, 3113, 3123, 3133]);
+        assert_eq!(calls.last(), Some(&(20, 20)));
+        let (side, side_calls, _) = report(true);
+        assert_eq!(one, side);
+        assert_eq!(side_calls, calls);
     }
 
     #[test]

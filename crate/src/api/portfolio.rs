@@ -129,7 +129,7 @@ impl Session {
             let report = grid::run(
                 spec,
                 plan,
-                |policy, value, seed| {
+                crate::sweep::one_after_another(|policy, value, seed| {
                     let o = RunOptions {
                         seed,
                         ..grid::cell_options(spec, value, options)
@@ -141,7 +141,7 @@ impl Session {
                             Default::default()
                         }
                     }
-                },
+                }),
                 progress,
             );
             match failed {

@@ -45,7 +45,7 @@ impl Session {
                 &spec.parameter,
                 points,
                 seeds,
-                |policy, value, seed| {
+                crate::sweep::one_after_another(|policy, value, seed| {
                     let mut o = RunOptions {
                         seed,
                         ..options.clone()
@@ -61,7 +61,7 @@ impl Session {
                             Default::default()
                         }
                     }
-                },
+                }),
                 progress,
             );
             match failed {

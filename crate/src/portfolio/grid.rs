@@ -123,12 +123,13 @@ pub fn cell_options(spec: &GridSpec, value: &Value, options: &RunOptions) -> Run
     o
 }
 
-/// Runs a planned 2-D sweep: `run(policy, [x value, y value], seed)` gives one run's metrics;
+/// Runs a planned 2-D sweep: `run` gives the runs' metrics (`run(policy, [x value, y value],
+/// seed)` each, [`sweep::Runs`]);
 /// `progress(done, total)` after each run.
 pub fn run(
     spec: &GridSpec,
     (cells, seeds): sweep::Plan,
-    run: impl FnMut(&Policy, &Value, u64) -> Metrics,
+    run: impl sweep::Runs,
     progress: &mut dyn FnMut(usize, usize),
 ) -> GridReport {
     let parameter = format!("{} x {}", spec.x.parameter, spec.y.parameter);

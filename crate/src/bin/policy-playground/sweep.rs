@@ -105,7 +105,7 @@ pub fn run(args: Args) -> Result<(), Exit> {
         &spec.parameter,
         points,
         seeds,
-        |policy, value, seed| {
+        sweep::side_by_side(|policy, value, seed| {
             let mut run = request.clone();
             run.policy = policy;
             run.options.seed = seed;
@@ -119,7 +119,7 @@ pub fn run(args: Args) -> Result<(), Exit> {
             run.run(&mut |_| {})
                 .map(|outcome| outcome.result.metrics)
                 .unwrap_or_default()
-        },
+        }),
         &mut |done, _| {
             if show {
                 eprint!("\rsweep: {done} of {total} runs");

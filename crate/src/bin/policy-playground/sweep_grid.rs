@@ -55,7 +55,7 @@ pub fn run(args: &Args, loaded: &LoadedRun) -> Result<(), Exit> {
     let report = grid::run(
         &spec,
         plan,
-        |policy, value, seed| {
+        policy_playground::sweep::side_by_side(|policy, value, seed| {
             let mut run = request.clone();
             run.policy = policy;
             run.options = grid::cell_options(&spec, value, &run.options);
@@ -63,7 +63,7 @@ pub fn run(args: &Args, loaded: &LoadedRun) -> Result<(), Exit> {
             run.run(&mut |_| {})
                 .map(|outcome| outcome.result.metrics)
                 .unwrap_or_default()
-        },
+        }),
         &mut |done, total| {
             if show && total > 1 {
                 eprint!("\rsweep: {done} of {total} runs");
