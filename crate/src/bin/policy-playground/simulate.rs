@@ -164,26 +164,49 @@ pub(super) fn emit(out: &Option<PathBuf>, text: &str) -> Result<(), Exit> {
 /// Runs one request, with a progress bar on stderr once it has taken more than a second. A
 /// request the run refuses (a bad option) is printed, and is a usage error.
 pub(super) fn run_with_progress(label: &str, request: &RunRequest) -> Result<RunOutcome, Exit> {
-    let started = Instant::now();
-    let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::hidden());
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:30}] {percent}% ({elapsed})")
-            .unwrap_or_else(|_| ProgressStyle::default_bar()),
-    );
-    bar.set_message(label.to_string());
-    let mut shown = false;
-    let outcome = request.run(&mut |fraction| {
-        if !shown && started.elapsed() > Duration::from_secs(1) {
-            bar.set_draw_target(ProgressDrawTarget::stderr());
-            shown = true;
-        }
-        bar.set_position((fraction * 1000.0) as u64);
-    });
-    bar.finish_and_clear();
+    let bar = LateBar::new(label);
+    let outcome = request.run(&mut |fraction| bar.set(fraction));
+    bar.finish();
     outcome.map_err(|ds| {
         print_diagnostics(None, &ds);
         UNREADABLE
     })
+}
+
+/// A progress bar on stderr that shows itself only once the work has taken a second.
+struct LateBar {
+    bar: ProgressBar,
+    started: Instant,
+    shown: std::cell::Cell<bool>,
+}
+
+impl LateBar {
+    fn new(label: &str) -> Self {
+        let bar = ProgressBar::with_draw_target(Some(1000), ProgressDrawTarget::hidden());
+        bar.set_style(
+            ProgressStyle::with_template("{msg} [{bar:30}] {percent}% ({elapsed})")
+                .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        bar.set_message(label.to_string());
+        LateBar {
+            bar,
+            started: Instant::now(),
+            shown: std::cell::Cell::new(false),
+        }
+    }
+
+    /// The fraction done (0 to 1).
+    fn set(&self, fraction: f64) {
+        if !self.shown.get() && self.started.elapsed() > Duration::from_secs(1) {
+            self.bar.set_draw_target(ProgressDrawTarget::stderr());
+            self.shown.set(true);
+        }
+        self.bar.set_position((fraction * 1000.0) as u64);
+    }
+
+    fn finish(&self) {
+        self.bar.finish_and_clear();
+    }
 }
 
 fn kwh(j: f64) -> String {
@@ -257,29 +280,59 @@ fn run_experiment(path: &Path, args: &Args) -> Result<(), Exit> {
     if !args.json {
         print_diagnostics(None, &exp.warnings);
     }
-    let mut rows: Vec<(String, &experiment::Run, SimResult)> = Vec::new();
-    for run in &exp.runs {
-        let (tl, topology, carbon) = &exp.topologies[run.topology];
-        let (wl, workload) = &exp.workloads[run.workload];
+    // The runs go side by side on the machine's cores; their results are read in run order.
+    let label_of = |run: &experiment::Run| {
         let seed = args.seed.map_or(run.seed, |s| s + run.run as u64);
+        let (tl, wl) = (
+            &exp.topologies[run.topology].0,
+            &exp.workloads[run.workload].0,
+        );
         let label = format!(
             "{wl} on {tl}, policy {} run {} (seed {seed})",
             run.policy + 1,
             run.run + 1
         );
+        (label, seed)
+    };
+    let work = |k: usize, sink: &mut dyn FnMut(f64)| {
+        let run = &exp.runs[k];
+        let (_, topology, carbon) = &exp.topologies[run.topology];
         let inputs = Inputs {
             topology,
-            workload,
+            workload: &exp.workloads[run.workload].1,
             carbon: carbon.as_ref(),
         };
         let mut request =
             RunRequest::new(inputs, &exp.policies[run.policy], CarbonReference::Followed);
-        request.options.seed = seed;
+        request.options.seed = label_of(run).1;
         request.options.quantum_ms = args.quantum_ms;
         set_options(&mut request.options, args);
         request.explain = args.explain.clone();
-        let outcome = run_with_progress(&label, &request)?;
-        rows.push((label, run, outcome.result));
+        request.run(sink)
+    };
+    let mut rows: Vec<(String, &experiment::Run, SimResult)> = Vec::new();
+    let mut failure = None;
+    let bar = LateBar::new(&format!("experiment {}: {} runs", exp.name, exp.runs.len()));
+    policy_playground::parallel::run_in_order(
+        exp.runs.len(),
+        policy_playground::parallel::workers(),
+        work,
+        &mut |fraction| bar.set(fraction),
+        |k, outcome| match outcome {
+            Ok(outcome) => {
+                rows.push((label_of(&exp.runs[k]).0, &exp.runs[k], outcome.result));
+                true
+            }
+            Err(errors) => {
+                failure = Some(errors);
+                false
+            }
+        },
+    );
+    bar.finish();
+    if let Some(errors) = failure {
+        print_diagnostics(None, &errors);
+        return Err(UNREADABLE);
     }
     if args.json {
         let items: Vec<serde_json::Value> = rows
