@@ -294,6 +294,12 @@ fn run_experiment(path: &Path, args: &Args) -> Result<(), Exit> {
         );
         (label, seed)
     };
+    // Each workload's provenance digest (FNV over every fragment) once, not in every run's result.
+    let digests: Vec<String> = exp
+        .workloads
+        .iter()
+        .map(|(_, w)| policy_playground::sim::digest::workload(w))
+        .collect();
     let work = |k: usize, sink: &mut dyn FnMut(f64)| {
         let run = &exp.runs[k];
         let (_, topology, carbon) = &exp.topologies[run.topology];
@@ -308,6 +314,7 @@ fn run_experiment(path: &Path, args: &Args) -> Result<(), Exit> {
         request.options.quantum_ms = args.quantum_ms;
         set_options(&mut request.options, args);
         request.explain = args.explain.clone();
+        request.workload_digest = Some(digests[run.workload].clone());
         request.run(sink)
     };
     let mut rows: Vec<(String, &experiment::Run, SimResult)> = Vec::new();
