@@ -275,6 +275,7 @@ fn words(key: &str) -> String {
 /// How a sweep's runs are made: given every (policy, value, seed) in order, their metrics in the
 /// same order, `progress(done, total)` after each.
 pub trait Runs {
+    /// Every job's metrics, in job order.
     fn metrics(
         &mut self,
         jobs: &[(&Policy, &Value, u64)],
