@@ -435,19 +435,7 @@ mod tests {
     fn runs_side_by_side_give_the_report_of_runs_one_after_the_other() {
         use crate::request::{CarbonReference, Inputs, RunRequest};
         let topology = crate::bench::cluster(5);
-        let workload = crate::synth::generate(&crate::synth::SynthSpec {
-            seed: 3,
-            tasks: 150,
-            start_epoch_ms: 1_700_000_000_000,
-            mean_interarrival_ms: 30_000.0,
-            cores: vec![(1, 4.0), (2, 3.0), (4, 2.0)],
-            memory_per_core_mib: (1024.0, 4096.0),
-            duration_ms: (300_000.0, 5_000_000.0),
-            fragment_ms: 300_000,
-            deferrable_share: 0.0,
-            core_speed_mhz: 2000.0,
-            usage: (0.2, 1.0),
-        });
+        let workload = crate::bench::scale_workload(150);
         let names = ["Mem", "MemInv", "CoreMem", "Random"];
         let policies: Vec<crate::policy::Policy> = names
             .iter()

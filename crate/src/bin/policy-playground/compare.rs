@@ -141,11 +141,6 @@ fn run_inputs(args: &Args) -> Result<(), Exit> {
     }
     policies.extend(load_policies(&args.with)?);
     let mut base = loaded.request(args.seed, args.quantum_ms);
-    // Every run has this workload: its provenance digest (FNV over every fragment, about 5 % of a
-    // half-year run) is worked out once here, not again in each run's result.
-    base.workload_digest = Some(policy_playground::sim::digest::workload(
-        base.inputs.workload,
-    ));
     print_diagnostics(None, &base.warnings);
     base.warnings.clear();
     finish(args, &base, &policies)

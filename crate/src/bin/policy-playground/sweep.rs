@@ -87,11 +87,6 @@ pub fn run(args: Args) -> Result<(), Exit> {
     };
     // One request for every run: only its policy and seed change.
     let mut request = loaded.request(args.seed, args.quantum_ms);
-    // Every run has this workload: its provenance digest (FNV over every fragment, about 5 % of a
-    // half-year run) is worked out once here, not again in each run's result.
-    request.workload_digest = Some(policy_playground::sim::digest::workload(
-        request.inputs.workload,
-    ));
     if let Some(semantics) = args.semantics {
         request.options.semantics = semantics;
     }
