@@ -298,13 +298,13 @@ impl Simulation<'_> {
             }
             prefetch_next_fragment(workload, tk.next);
         }
-        let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
+        let (end, seq, generation, usage) = (tk.frag_end, tk.placed_seq, tk.generation, tk.usage);
         self.running_count += 1;
         // The time up to now is integrated with the host's tasks as they were: a host is busy
         // from its first task's start, not before it.
         self.integrate(h, t);
         let host = &mut self.meters[h];
-        host.running.push(i as u32);
+        host.running.push((i as u32, usage));
         host.tasks_run += 1;
         self.change_usage(h, t);
         self.events.push((end, seq, i as u32, generation));
@@ -346,6 +346,9 @@ impl Simulation<'_> {
         prefetch_next_fragment(workload, tk.next);
         let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
         if new != old {
+            if let Some(entry) = self.meters[h].running.iter_mut().find(|e| e.0 == i as u32) {
+                entry.1 = new;
+            }
             self.change_usage(h, t);
         }
         self.events.push((end, seq, i as u32, generation));
@@ -372,7 +375,7 @@ impl Simulation<'_> {
         self.scheduler.changed(&self.hosts, h, before);
         // Integrated with the task still running: a host is busy until its last task ends.
         self.integrate(h, t);
-        self.meters[h].running.retain(|&r| r != i as u32);
+        self.meters[h].running.retain(|&(r, _)| r != i as u32);
         self.change_usage(h, t);
     }
 }
