@@ -18,34 +18,17 @@ pub(super) enum State {
     Terminated,
 }
 
-/// A task during the run.
+/// A task during the run. The fields read at every change of a running task (its generation,
+/// state, fragment cursor, usage, host and placement order) come first, in one cache line of
+/// their own (`repr(C)`, aligned to 64 bytes): a change touches one line of a task's record,
+/// not the three or four that the compiler's own field order spread them over (surf_week's 6,295
+/// records are larger than the core's cache, the half-year scale's 113,310 larger than the last
+/// level's).
 #[derive(Debug, Clone)]
+#[repr(C, align(64))]
 pub(super) struct Task {
-    /// Index into the workload's tasks.
-    pub(super) spec: u32,
-    pub(super) submit: i64,
-    pub(super) deadline: Option<i64>,
-    pub(super) duration: i64,
-    pub(super) deferrable: bool,
-    pub(super) demand: Demand,
-    pub(super) remaining: i64,
-    pub(super) state: State,
-    pub(super) host: Option<u32>,
-    pub(super) first_start: Option<i64>,
-    pub(super) finish: Option<i64>,
-    pub(super) skips: u32,
-    pub(super) deferring_since: Option<i64>,
-    /// The cycle at which the deferred task is due (SPEC 7.3): its latest start, or, when that
-    /// is not after the deferral (C14's `<=`), the next multiple of the quantum after it.
-    pub(super) wake: Option<i64>,
-    pub(super) deferrals: Vec<Span>,
-    pub(super) pause_since: Option<i64>,
-    pub(super) pauses: Vec<Span>,
-    pub(super) runs: Vec<(u32, i64, i64)>,
-    pub(super) reason: Option<String>,
     /// Bumped at every placement, so that stale events of an earlier run are ignored.
     pub(super) generation: u32,
-    pub(super) placed_seq: u64,
     /// The fragment run being run (absolute index of a [`crate::model::Run`]; `u32::MAX` for a
     /// task without fragments): the last of the runs merged into one step when their usage
     /// repeats (see [`Simulation::merge`]).
@@ -58,10 +41,33 @@ pub(super) struct Task {
     /// The end of the task's run range (its spec's `fragments.end`), kept here so that a
     /// fragment boundary does not load the spec.
     pub(super) frag_stop: u32,
+    pub(super) state: State,
+    pub(super) host: Option<u32>,
     /// Time the current fragment (or the task, without fragments) ends.
     pub(super) frag_end: i64,
     /// CPU usage of the current fragment, MHz.
     pub(super) usage: f64,
+    pub(super) placed_seq: u64,
+    /// Index into the workload's tasks.
+    pub(super) spec: u32,
+    pub(super) submit: i64,
+    pub(super) deadline: Option<i64>,
+    pub(super) duration: i64,
+    pub(super) deferrable: bool,
+    pub(super) demand: Demand,
+    pub(super) remaining: i64,
+    pub(super) first_start: Option<i64>,
+    pub(super) finish: Option<i64>,
+    pub(super) skips: u32,
+    pub(super) deferring_since: Option<i64>,
+    /// The cycle at which the deferred task is due (SPEC 7.3): its latest start, or, when that
+    /// is not after the deferral (C14's `<=`), the next multiple of the quantum after it.
+    pub(super) wake: Option<i64>,
+    pub(super) deferrals: Vec<Span>,
+    pub(super) pause_since: Option<i64>,
+    pub(super) pauses: Vec<Span>,
+    pub(super) runs: Vec<(u32, i64, i64)>,
+    pub(super) reason: Option<String>,
 }
 
 impl Task {
@@ -143,5 +149,30 @@ impl Task {
         let f = &scenario.workload.fragments;
         let current = f.piece(f.run(self.frag)).duration_ms * i64::from(self.left);
         self.frag_end + current + f.duration(&(self.next..self.frag_stop))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Task;
+    use std::mem::{align_of, offset_of};
+
+    /// The fields a change of a running task reads lie in the record's first cache line.
+    #[test]
+    fn the_fields_of_a_change_share_the_first_cache_line() {
+        assert_eq!(align_of::<Task>(), 64);
+        let ends = [
+            offset_of!(Task, generation) + 4,
+            offset_of!(Task, frag) + 4,
+            offset_of!(Task, next) + 4,
+            offset_of!(Task, left) + 4,
+            offset_of!(Task, frag_stop) + 4,
+            offset_of!(Task, state) + 1,
+            offset_of!(Task, host) + 8,
+            offset_of!(Task, frag_end) + 8,
+            offset_of!(Task, usage) + 8,
+            offset_of!(Task, placed_seq) + 8,
+        ];
+        assert!(ends.iter().all(|&end| end <= 64), "{ends:?}");
     }
 }
