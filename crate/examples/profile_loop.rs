@@ -11,10 +11,17 @@
 //! `surfWeekDecodeMs` and `surfWeekSimulateMs` do; with `decode` or `simulate` only that part is
 //! repeated (the other runs once). `decision` times the filter scheduler against the reference
 //! kernel at 1,000 and 10,000 hosts, `N` times (default 3) with 7 repetitions each.
+//!
+//! With `PROFILE_COLLAPSE=1`, `surf-week` runs each task as one fragment of its whole duration
+//! at its first fragment's usage: the same placements, completions and results without the
+//! changes of usage, so the figure is what the scheduling, the event loop's task-level instants
+//! and the result cost on their own (the part of the run that no way of stepping through the
+//! fragments can remove; the decode figure then includes the collapsing).
 
 use policy_playground::bench::{self, median, ms_since};
 use policy_playground::experiment::{self, Disk};
 use policy_playground::input::workload::read_parquet_workload;
+use policy_playground::model::Workload;
 use policy_playground::sim::{simulate, Options, Scenario};
 use std::path::Path;
 use std::time::Instant;
@@ -46,8 +53,12 @@ fn surf_week(n: usize, only: Option<&str>) -> Result<(), String> {
         .map_err(|_| "the surf_week topology does not load".to_string())?;
     let (carbon, _) = experiment::referenced_carbon(&Disk, &topology, &topology_path);
     let policy = bench::policy(r#"{"type": "prefab", "policyName": "Mem"}"#)?;
-    let decode_once =
-        || read_parquet_workload(&tasks, &fragments).map_err(|e| format!("surf_week: {e:?}"));
+    let collapse = std::env::var_os("PROFILE_COLLAPSE").is_some();
+    let decode_once = || {
+        read_parquet_workload(&tasks, &fragments)
+            .map(|w| if collapse { one_fragment_each(&w) } else { w })
+            .map_err(|e| format!("surf_week: {e:?}"))
+    };
     let (mut decode, mut sim) = (Vec::new(), Vec::new());
     let mut workload = decode_once()?;
     for i in 0..n {
@@ -83,6 +94,17 @@ fn surf_week(n: usize, only: Option<&str>) -> Result<(), String> {
         min(&sim)
     );
     Ok(())
+}
+
+/// `workload` with each task's fragments replaced by one of the task's duration at the usage of
+/// its first fragment.
+fn one_fragment_each(workload: &Workload) -> Workload {
+    let mut out = Workload::default();
+    for task in &workload.tasks {
+        let usage = workload.task_fragments(task).next().map_or(0.0, |f| f.1);
+        out.push_task(task.clone(), vec![(task.duration_ms, usage)]);
+    }
+    out
 }
 
 fn decision(n: usize) -> Result<(), String> {
