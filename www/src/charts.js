@@ -52,8 +52,10 @@ export function axisUnit(metric, maxRaw) {
 /** An axis title: the label with its unit. */
 export const titled = (label, unit) => (unit ? `${label} (${unit})` : label);
 
-/** A tick's text: round numbers as people write them. */
-const tickText = (v) => v.toLocaleString('en-US', { maximumSignificantDigits: 6 });
+/** A tick's text: round numbers as people write them (one formatter for every tick: making
+ * one per call, as toLocaleString does, cost about a millisecond per redraw of the strips). */
+const TICK_FORMAT = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 6 });
+const tickText = (v) => TICK_FORMAT.format(v);
 
 /**
  * Draws a chart into `g` (a canvas 2D context or an svgcanvas Context) of `w` x `h` px.
@@ -185,6 +187,7 @@ export function createChart(parent, { id, title, height = 260, download }) {
   const figure = h('figure', { class: 'chart', 'data-testid': id }, caption, canvas, legend, details, live);
   parent.append(figure);
   let state = null;
+  let legendKey = '';
   // The figure's width as its ResizeObserver last saw it (read there, after layout): reading
   // clientWidth while drawing would lay the page out again after every chart's DOM update.
   let seen = 0;
@@ -193,8 +196,13 @@ export function createChart(parent, { id, title, height = 260, download }) {
   function paint() {
     if (!state) return;
     const w = width(), dpr = window.devicePixelRatio || 1;
-    canvas.width = Math.round(w * dpr); canvas.height = Math.round(height * dpr);
-    canvas.style.width = `${w}px`; canvas.style.height = `${height}px`;
+    // A canvas given its own size again still drops and reallocates its pixels: only a change
+    // of size resizes it (drawChart clears it).
+    const cw = Math.round(w * dpr), ch = Math.round(height * dpr);
+    if (canvas.width !== cw || canvas.height !== ch) {
+      canvas.width = cw; canvas.height = ch;
+      canvas.style.width = `${w}px`; canvas.style.height = `${height}px`;
+    }
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawChart(g, state.spec, w, height, state.focusables);
@@ -203,12 +211,18 @@ export function createChart(parent, { id, title, height = 260, download }) {
   function update({ spec, legend: items = [], table: rows, focusables = [], summary = title }) {
     state = { spec: { ...spec, focus: -1 }, focusables, items, title };
     canvas.setAttribute('aria-label', summary);
-    legend.replaceChildren(...items.map((it) => h('li', {}, it.shape
-      ? h('span', { class: 'chart-glyph', 'data-color': it.color, 'aria-hidden': 'true' }, GLYPHS[it.shape] || '●')
-      : h('span', { class: `chart-swatch${it.dash && it.dash.length ? ' dashed' : ''}`, 'data-color': it.color }), it.name)));
-    // The swatches' colours come from data attributes, set through the CSSOM (no inline style).
-    legend.querySelectorAll('.chart-swatch').forEach((el) => { /** @type {HTMLElement} */ (el).style.borderColor = el.getAttribute('data-color'); });
-    legend.querySelectorAll('.chart-glyph').forEach((el) => { /** @type {HTMLElement} */ (el).style.color = el.getAttribute('data-color'); });
+    // The legend is rebuilt only when its items change (a new result of the same policies
+    // keeps it).
+    const key = JSON.stringify(items);
+    if (key !== legendKey) {
+      legendKey = key;
+      legend.replaceChildren(...items.map((it) => h('li', {}, it.shape
+        ? h('span', { class: 'chart-glyph', 'data-color': it.color, 'aria-hidden': 'true' }, GLYPHS[it.shape] || '●')
+        : h('span', { class: `chart-swatch${it.dash && it.dash.length ? ' dashed' : ''}`, 'data-color': it.color }), it.name)));
+      // The swatches' colours come from data attributes, set through the CSSOM (no inline style).
+      legend.querySelectorAll('.chart-swatch').forEach((el) => { /** @type {HTMLElement} */ (el).style.borderColor = el.getAttribute('data-color'); });
+      legend.querySelectorAll('.chart-glyph').forEach((el) => { /** @type {HTMLElement} */ (el).style.color = el.getAttribute('data-color'); });
+    }
     if (rows) {
       table.replaceChildren(h('table', {}, h('thead', {}, h('tr', {}, rows.columns.map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, rows.rows.map((r) => h('tr', {}, r.map((c, i) => (i ? h('td', { class: 'num' }, c) : h('th', { scope: 'row' }, c))))))));

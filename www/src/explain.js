@@ -160,14 +160,20 @@ export function createTaskList(el, onPick) {
     return li;
   };
   /** Rows per page: those that fit in the scroll box. */
-  const page = () => Math.max(1, Math.floor((scroller.clientHeight || ROW_H * 8) / ROW_H));
+  // The scroll box's height and offset as last seen (by its ResizeObserver and scroll events, and
+  // as set here): reading them while painting would lay the page out again after each new
+  // result's DOM changes.
+  let viewH = 0, scrollTop = 0;
+  // (The browser clamps an offset past the end, and its scroll event then brings the one here.)
+  const setScroll = (y) => { scroller.scrollTop = y; scrollTop = Math.max(0, y); };
+  const page = () => Math.max(1, Math.floor((viewH || ROW_H * 8) / ROW_H));
 
   /** Puts the rows in view (and the active one) in the DOM, keeping those already there (the
    * focused one is never taken out, so it keeps the focus). */
   const paint = () => {
-    const top = scroller.scrollTop;
+    const top = scrollTop;
     const first = Math.max(0, Math.floor(top / ROW_H) - OVERSCAN);
-    const last = Math.min(found.length - 1, Math.ceil((top + (scroller.clientHeight || ROW_H * 8)) / ROW_H) + OVERSCAN);
+    const last = Math.min(found.length - 1, Math.ceil((top + (viewH || ROW_H * 8)) / ROW_H) + OVERSCAN);
     const wanted = [];
     for (let i = first; i <= last; i++) wanted.push(i);
     if (active < found.length && (active < first || active > last)) {
@@ -195,9 +201,9 @@ export function createTaskList(el, onPick) {
     if (before) before.tabIndex = -1;
     active = i;
     if (focus) {
-      const y = i * ROW_H, view = scroller.clientHeight;
-      if (y < scroller.scrollTop) scroller.scrollTop = y;
-      else if (y + ROW_H > scroller.scrollTop + view) scroller.scrollTop = y + ROW_H - view;
+      const y = i * ROW_H, view = viewH || ROW_H * 8;
+      if (y < scrollTop) setScroll(y);
+      else if (y + ROW_H > scrollTop + view) setScroll(y + ROW_H - view);
     }
     paint();
     const button = /** @type {HTMLButtonElement} */ (shown.get(i).firstElementChild);
@@ -230,7 +236,7 @@ export function createTaskList(el, onPick) {
     for (const li of shown.values()) li.remove();
     shown.clear();
     list.style.height = `${found.length * ROW_H}px`;
-    if (!keep) scroller.scrollTop = 0;
+    if (!keep) setScroll(0);
     let inB = 0;
     for (let i = 0; i < found.length; i++) inB += found[i] & 1;
     const counts = both ? ` (A ${found.length - inB}, B ${inB})` : '';
@@ -240,7 +246,8 @@ export function createTaskList(el, onPick) {
     if (hadFocus && found.length) setActive(active, true);
   };
 
-  scroller.addEventListener('scroll', paint);
+  scroller.addEventListener('scroll', () => { scrollTop = scroller.scrollTop; paint(); });
+  new ResizeObserver(() => { viewH = scroller.clientHeight; paint(); }).observe(scroller);
   // A click or a Tab into the list makes that task the Tab stop.
   list.addEventListener('focusin', (e) => {
     const li = /** @type {HTMLElement} */ (e.target).closest?.('li');

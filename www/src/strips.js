@@ -17,6 +17,9 @@ const STRIPS = [
 ];
 /** The timeline's left gutter and right margin, px (timeline.js), so that times line up. */
 const GUTTER = 104, RIGHT = 8;
+/** A value as the tables and the focus texts write it: four significant digits, grouped. */
+const NUMBER = new Intl.NumberFormat('en-US');
+const valueText = (v) => NUMBER.format(+v.toPrecision(4));
 /** Columns a strip's series is thinned to (about a chart's width in pixels). */
 const COLUMNS = 1000;
 
@@ -108,8 +111,9 @@ export function createStrips(el, view, { download }) {
       const focusables = [], rows = [];
       for (const t of xt) {
         const values = series.map((s) => at(s.all, t));
-        rows.push([duration(t), ...values.map((v) => (v == null ? '—' : (+v.toPrecision(4)).toLocaleString('en-US')))]);
-        series.forEach((s, i) => { if (values[i] != null) focusables.push({ x: t, y: values[i], text: `${s.name} at ${duration(t)}: ${(+values[i].toPrecision(4)).toLocaleString('en-US')} ${c.unit}`.trim() }); });
+        const texts = values.map((v) => (v == null ? '—' : valueText(v)));
+        rows.push([duration(t), ...texts]);
+        series.forEach((s, i) => { if (values[i] != null) focusables.push({ x: t, y: values[i], text: `${s.name} at ${duration(t)}: ${texts[i]} ${c.unit}`.trim() }); });
       }
       c.chart.update({
         spec: {
