@@ -8,7 +8,7 @@
 //! draws the distribution up to the ranks left out between them.
 
 use crate::sim::result::TaskRecord;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// The quantiles a distribution prints, in percent (100: the largest).
 pub const QUANTILES: [u32; 5] = [50, 90, 95, 99, 100];
@@ -95,7 +95,9 @@ pub struct Distributions {
 }
 
 /// Per-task figures of completed tasks, gathered over several runs (a policy's seeds).
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TaskFigures {
     pub wait: Vec<f64>,
     pub turnaround: Vec<f64>,
@@ -114,6 +116,13 @@ impl TaskFigures {
                 self.bounded_slowdown.push(s);
             }
         }
+    }
+
+    /// Adds the figures of another run (or runs) after these.
+    pub fn append(&mut self, mut other: TaskFigures) {
+        self.wait.append(&mut other.wait);
+        self.turnaround.append(&mut other.turnaround);
+        self.bounded_slowdown.append(&mut other.bounded_slowdown);
     }
 
     /// Their distributions, in at most `max_points` points each.

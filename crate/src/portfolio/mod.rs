@@ -189,10 +189,28 @@ pub struct Planned<'a> {
     pub request: RunRequest<'a>,
 }
 
-/// What one run leaves for the report (its result is dropped once read).
-struct Finished {
-    metrics: Metrics,
-    start_epoch_ms: i64,
+/// What one run of a portfolio leaves for its report (its result is dropped once read): its
+/// metrics, its start and its completed tasks' figures. Run `k` is policy `k / seeds` under seed
+/// `k % seeds`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct RunFigures {
+    pub metrics: Metrics,
+    pub start_epoch_ms: i64,
+    pub tasks: cdf::TaskFigures,
+}
+
+/// Runs `from..from + runs.len()` of a portfolio, made in one place (the page makes the two
+/// halves of a portfolio in its two workers; [`assemble`] makes the report of the parts, and it
+/// is the same bytes as the report of one [`run`]). Crosses between workers as JSON, whose
+/// numbers read back to the same bits.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PortfolioPart {
+    pub from: usize,
+    pub runs: Vec<RunFigures>,
 }
 
 /// Runs every policy under every seed, `progress` getting the fraction done (0 to 1). The runs
@@ -213,13 +231,36 @@ fn run_on(
     progress: &mut dyn FnMut(f64),
     workers: usize,
 ) -> Result<PortfolioReport, Vec<Diagnostic>> {
+    let all = 0..planned.len() * settings.seeds.len();
+    let part = run_part(planned, settings, all, progress, workers)?;
+    assemble(planned, settings, vec![part])
+}
+
+/// Makes runs `runs` of the portfolio (see [`RunFigures`]) in order on up to `workers` threads,
+/// `progress` getting the fraction of them done; the first run that fails (in order) fails the
+/// part.
+pub fn run_part(
+    planned: &[Planned],
+    settings: &Settings,
+    runs: std::ops::Range<usize>,
+    progress: &mut dyn FnMut(f64),
+    workers: usize,
+) -> Result<PortfolioPart, Vec<Diagnostic>> {
+    let total = planned.len() * settings.seeds.len();
+    if runs.start > runs.end || runs.end > total {
+        return Err(vec![Diagnostic::error(
+            "",
+            format!(
+                "runs {}..{} are not runs of this portfolio: it has {total} (0..{total})",
+                runs.start, runs.end
+            ),
+        )]);
+    }
     let seeds = settings.seeds.len();
-    let mut finished: Vec<Vec<Finished>> =
-        planned.iter().map(|_| Vec::with_capacity(seeds)).collect();
-    let mut figures: Vec<cdf::TaskFigures> = planned.iter().map(|_| Default::default()).collect();
+    let mut made = Vec::with_capacity(runs.len());
     let mut failure = None;
-    // Run k is policy k / seeds under seed k % seeds.
-    let work = |k: usize, sink: &mut dyn FnMut(f64)| {
+    let work = |j: usize, sink: &mut dyn FnMut(f64)| {
+        let k = runs.start + j;
         let (i, p) = (k / seeds, &planned[k / seeds]);
         let mut request = p.request.clone();
         request.options.seed = settings.seeds[k % seeds];
@@ -228,12 +269,14 @@ fn run_on(
             .map_err(|errors| under_entry(errors, i, &p.label))
     };
     let take =
-        |k: usize, outcome: Result<crate::request::RunOutcome, Vec<Diagnostic>>| match outcome {
+        |_: usize, outcome: Result<crate::request::RunOutcome, Vec<Diagnostic>>| match outcome {
             Ok(outcome) => {
-                figures[k / seeds].add(&outcome.result.tasks);
-                finished[k / seeds].push(Finished {
+                let mut tasks = cdf::TaskFigures::default();
+                tasks.add(&outcome.result.tasks);
+                made.push(RunFigures {
                     metrics: outcome.result.metrics,
                     start_epoch_ms: outcome.result.start_epoch_ms,
+                    tasks,
                 });
                 true
             }
@@ -242,11 +285,65 @@ fn run_on(
                 false
             }
         };
-    crate::parallel::run_in_order(planned.len() * seeds, workers, work, progress, take);
+    crate::parallel::run_in_order(runs.len(), workers, work, progress, take);
     match failure {
         Some(errors) => Err(errors),
-        None => report(planned, settings, &finished, &figures),
+        None => Ok(PortfolioPart {
+            from: runs.start,
+            runs: made,
+        }),
     }
+}
+
+/// The report of a portfolio whose runs were made in `parts` (in any order; together they
+/// must be every run once).
+pub fn assemble(
+    planned: &[Planned],
+    settings: &Settings,
+    mut parts: Vec<PortfolioPart>,
+) -> Result<PortfolioReport, Vec<Diagnostic>> {
+    let seeds = settings.seeds.len();
+    let total = planned.len() * seeds;
+    parts.sort_by_key(|p| p.from);
+    let mut finished: Vec<Vec<Finished>> =
+        planned.iter().map(|_| Vec::with_capacity(seeds)).collect();
+    let mut figures: Vec<cdf::TaskFigures> = planned.iter().map(|_| Default::default()).collect();
+    let mut next = 0;
+    for part in parts {
+        if part.from != next || next + part.runs.len() > total {
+            return Err(vec![Diagnostic::error(
+                "parts",
+                format!(
+                    "the parts must hold runs 0..{total} once each, in pieces that follow one \
+                     another; a part holds runs {}..{} where run {next} was expected next",
+                    part.from,
+                    part.from + part.runs.len()
+                ),
+            )]);
+        }
+        for run in part.runs {
+            let policy = next / seeds;
+            figures[policy].append(run.tasks);
+            finished[policy].push(Finished {
+                metrics: run.metrics,
+                start_epoch_ms: run.start_epoch_ms,
+            });
+            next += 1;
+        }
+    }
+    if next != total {
+        return Err(vec![Diagnostic::error(
+            "parts",
+            format!("the parts hold runs 0..{next} of the portfolio's {total}"),
+        )]);
+    }
+    report(planned, settings, &finished, &figures)
+}
+
+/// What one run leaves for the report's table and summaries.
+struct Finished {
+    metrics: Metrics,
+    start_epoch_ms: i64,
 }
 
 /// A run's errors, said to be the policy's.
@@ -429,25 +526,44 @@ mod tests {
         assert_eq!(mean["carbonG"], json!(1.0));
     }
 
-    /// Side by side or one after the other, the report is the same bytes: four policies under
-    /// three seeds on a generated workload, on one thread and on three.
-    #[test]
-    fn runs_side_by_side_give_the_report_of_runs_one_after_the_other() {
+    /// Runs `names` (prefabs, or a time-shifting policy for "timeshift") under three seeds on a
+    /// generated workload of 150 tasks and five hosts, with a carbon trace when asked; `check`
+    /// gets the planned portfolio and its settings.
+    fn with_portfolio(carbon: bool, check: impl FnOnce(&[Planned], &Settings)) {
         use crate::request::{CarbonReference, Inputs, RunRequest};
         let topology = crate::bench::cluster(5);
         let workload = crate::bench::scale_workload(150);
-        let names = ["Mem", "MemInv", "CoreMem", "Random"];
+        let start = workload
+            .tasks
+            .iter()
+            .map(|t| t.submission_ms)
+            .min()
+            .unwrap_or(0);
+        let trace = crate::model::CarbonTrace {
+            timestamps_ms: (0..24 * 60)
+                .map(|h| start - 3_600_000 + h * 3_600_000)
+                .collect(),
+            intensity: (0..24 * 60)
+                .map(|h| f64::from((h * 37 % 400) as u32) + 20.5)
+                .collect(),
+        };
+        let names = ["Mem", "MemInv", "CoreMem", "Random", "timeshift"];
         let policies: Vec<crate::policy::Policy> = names
             .iter()
             .map(|n| {
-                let text = format!(r#"{{"type": "prefab", "policyName": "{n}"}}"#);
-                crate::policy::policy_from_text(&text).expect("a prefab").0
+                let text = if *n == "timeshift" {
+                    r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.5}}"#
+                        .to_string()
+                } else {
+                    format!(r#"{{"type": "prefab", "policyName": "{n}"}}"#)
+                };
+                crate::policy::policy_from_text(&text).expect("a policy").0
             })
             .collect();
         let inputs = Inputs {
             topology: &topology,
             workload: &workload,
-            carbon: None,
+            carbon: carbon.then_some(&trace),
         };
         let planned: Vec<Planned> = names
             .iter()
@@ -462,13 +578,68 @@ mod tests {
             ..Default::default()
         };
         let settings = Settings::new(planned.len(), &spec, 0).expect("fine");
-        let report = |workers| {
-            let r = run_on(&planned, &settings, &mut |_| {}, workers).expect("runs");
-            serde_json::to_string(&r).expect("serialises")
-        };
-        let one = report(1);
-        assert!(one.contains("MemInv"), "{}", &one[..200.min(one.len())]);
-        assert_eq!(one, report(3));
+        check(&planned, &settings);
+    }
+
+    /// Side by side or one after the other, the report is the same bytes: five policies under
+    /// three seeds on a generated workload, on one thread and on three.
+    #[test]
+    fn runs_side_by_side_give_the_report_of_runs_one_after_the_other() {
+        with_portfolio(false, |planned, settings| {
+            let report = |workers| {
+                let r = run_on(planned, settings, &mut |_| {}, workers).expect("runs");
+                serde_json::to_string(&r).expect("serialises")
+            };
+            let one = report(1);
+            assert!(one.contains("MemInv"), "{}", &one[..200.min(one.len())]);
+            assert_eq!(one, report(3));
+        });
+    }
+
+    /// A portfolio made in two parts, each through JSON text (as between the page's workers),
+    /// gives the report of one run, byte for byte, with and without carbon; parts that leave a
+    /// run out or overlap are refused, naming the runs.
+    #[test]
+    fn parts_made_apart_give_the_report_of_one_run() {
+        for carbon in [false, true] {
+            with_portfolio(carbon, |planned, settings| {
+                let whole = run_on(planned, settings, &mut |_| {}, 1).expect("runs");
+                let whole = serde_json::to_string(&whole).expect("serialises");
+                let part = |runs| {
+                    let p = run_part(planned, settings, runs, &mut |_| {}, 1).expect("runs");
+                    let text = serde_json::to_string(&p).expect("serialises");
+                    serde_json::from_str::<PortfolioPart>(&text).expect("reads back")
+                };
+                let (a, b) = (part(0..7), part(7..15));
+                assert_eq!((a.runs.len(), b.from), (7, 7));
+                let joined = assemble(planned, settings, vec![b.clone(), a.clone()]).expect("fine");
+                assert_eq!(serde_json::to_string(&joined).expect("serialises"), whole);
+                let first: Value = serde_json::from_str(&whole).expect("JSON");
+                let g = &first["policies"][0]["metrics"]["dynamicCarbonG"];
+                assert_eq!(g.as_f64().is_some_and(|g| g > 0.0), carbon, "{g}");
+                let missing = assemble(planned, settings, vec![a.clone()]).expect_err("runs 7..15");
+                assert!(
+                    missing[0]
+                        .message
+                        .contains("runs 0..7 of the portfolio's 15"),
+                    "{}",
+                    missing[0].message
+                );
+                let overlap = assemble(planned, settings, vec![a.clone(), a]).expect_err("twice");
+                assert!(
+                    overlap[0].message.contains("holds runs 0..7 where run 7"),
+                    "{}",
+                    overlap[0].message
+                );
+                let outside =
+                    run_part(planned, settings, 10..16, &mut |_| {}, 1).expect_err("past 15");
+                assert!(
+                    outside[0].message.contains("it has 15"),
+                    "{}",
+                    outside[0].message
+                );
+            });
+        }
     }
 
     #[test]
