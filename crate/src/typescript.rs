@@ -110,6 +110,10 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<portfolio::PortfolioSpec>(cfg),
         decl::<portfolio::PortfolioPolicy>(cfg),
         decl::<portfolio::PortfolioReport>(cfg),
+        decl::<portfolio::cdf::TaskFigures>(cfg),
+        decl::<portfolio::RunFigures>(cfg),
+        decl::<portfolio::PortfolioPart>(cfg),
+        decl::<portfolio::Split>(cfg),
         decl::<portfolio::grid::Axis>(cfg),
         decl::<portfolio::grid::GridSpec>(cfg),
         decl::<portfolio::grid::GridReport>(cfg),
@@ -219,6 +223,15 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
         ("portfolio", answer::<portfolio::PortfolioReport>(cfg)),
         (
             "portfolioWithProgress",
+            answer::<portfolio::PortfolioReport>(cfg),
+        ),
+        ("portfolioSplit", answer::<portfolio::Split>(cfg)),
+        (
+            "portfolioPartWithProgress",
+            answer::<portfolio::PortfolioPart>(cfg),
+        ),
+        (
+            "portfolioAssemble",
             answer::<portfolio::PortfolioReport>(cfg),
         ),
         ("portfolioCsv", text()),

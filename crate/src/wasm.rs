@@ -675,6 +675,50 @@ pub fn portfolio_with_progress(
     })
 }
 
+/// See [`handles::Session::portfolio_split`]: the ranges of runs the page's two workers make
+/// of the portfolio [`portfolio`] would run with the same arguments.
+#[wasm_bindgen(js_name = portfolioSplit)]
+pub fn portfolio_split(handles_json: &str, options_json: &str, spec_json: &str) -> String {
+    with_session(|s| s.portfolio_split_json_str(handles_json, options_json, spec_json))
+}
+
+/// See [`handles::Session::portfolio_part`]: runs `from..to` of the portfolio that
+/// [`portfolio`] would make with the same arguments, calling `progress(fraction)` (of these
+/// runs) as it goes; the value is a part for [`portfolio_assemble`] (the page makes a
+/// portfolio's two halves in its two workers).
+#[wasm_bindgen(js_name = portfolioPartWithProgress)]
+pub fn portfolio_part_with_progress(
+    handles_json: &str,
+    options_json: &str,
+    spec_json: &str,
+    from: u32,
+    to: u32,
+    progress: &js_sys::Function,
+) -> String {
+    with_session(|s| {
+        let runs = from as usize..to as usize;
+        s.portfolio_part_json_str(handles_json, options_json, spec_json, runs, &mut |f| {
+            // A callback that throws is the page's bug; the part goes on.
+            let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(f));
+        })
+    })
+}
+
+/// See [`handles::Session::portfolio_assemble`]: the report of the portfolio whose runs are in
+/// `parts_json` (a JSON array of [`portfolio_part_with_progress`]'s values), the same as
+/// [`portfolio`]'s.
+#[wasm_bindgen(js_name = portfolioAssemble)]
+pub fn portfolio_assemble(
+    handles_json: &str,
+    options_json: &str,
+    spec_json: &str,
+    parts_json: &str,
+) -> String {
+    with_session(|s| {
+        s.portfolio_assemble_json_str(handles_json, options_json, spec_json, parts_json)
+    })
+}
+
 /// See [`api::portfolio::portfolio_csv`]: a portfolio answer's value (JSON text) as the CSV
 /// of its table.
 #[wasm_bindgen(js_name = portfolioCsv)]

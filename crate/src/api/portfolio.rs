@@ -11,7 +11,9 @@ use crate::diag::Diagnostic;
 use crate::policy::Policy;
 use crate::portfolio::grid::{self, GridReport, GridSpec};
 use crate::portfolio::pareto::{self, Pareto, ParetoRequest};
-use crate::portfolio::{self as pf, Planned, PortfolioReport, PortfolioSpec, Settings};
+use crate::portfolio::{
+    self as pf, Planned, PortfolioPart, PortfolioReport, PortfolioSpec, Settings, Split,
+};
 use serde::de::DeserializeOwned;
 
 impl Session {
@@ -40,37 +42,85 @@ impl Session {
         spec: &PortfolioSpec,
         progress: &mut dyn FnMut(f64),
     ) -> Result<PortfolioReport, Vec<Diagnostic>> {
-        let settings = Settings::new(spec.entries.len(), spec, options.seed)?;
-        let mut policies: Vec<Policy> = Vec::with_capacity(spec.entries.len());
-        let mut errors = Vec::new();
-        for (i, e) in spec.entries.iter().enumerate() {
-            match parse_policy(&e.policy) {
-                Ok((p, _)) => policies.push(p),
-                Err(ds) => errors.extend(ds.into_iter().map(|d| {
-                    let mut d = d.under(&format!("entries[{i}]"));
-                    d.message = format!("{}: {}", e.label, d.message);
-                    d
-                })),
+        let (settings, policies) = settings_and_policies(spec, options)?;
+        let planned = self.plan(handles, options, spec, &policies)?;
+        pf::run(&planned, &settings, progress)
+    }
+
+    /// Makes runs `from..to` of the portfolio [`Session::portfolio`] would make (run `k`: entry
+    /// `k / seeds` under the `k % seeds`-th seed), for [`Session::portfolio_assemble`] in this
+    /// or another session holding the same inputs: the page makes a portfolio's two halves in
+    /// its two workers.
+    pub fn portfolio_part(
+        &self,
+        handles: &Handles,
+        options: &RunOptions,
+        spec: &PortfolioSpec,
+        runs: std::ops::Range<usize>,
+        progress: &mut dyn FnMut(f64),
+    ) -> Answer<PortfolioPart> {
+        guard(|| {
+            let made = settings_and_policies(spec, options).and_then(|(settings, policies)| {
+                let planned = self.plan(handles, options, spec, &policies)?;
+                pf::run_part(
+                    &planned,
+                    &settings,
+                    runs,
+                    progress,
+                    crate::parallel::workers(),
+                )
+            });
+            match made {
+                Ok(value) => Answer::Success { value },
+                Err(errors) => Answer::Failure { errors },
             }
-        }
-        if !errors.is_empty() {
-            return Err(errors);
-        }
+        })
+    }
+
+    /// The report of the portfolio whose runs are in `parts` (made by
+    /// [`Session::portfolio_part`]): the same as [`Session::portfolio`]'s.
+    pub fn portfolio_assemble(
+        &self,
+        handles: &Handles,
+        options: &RunOptions,
+        spec: &PortfolioSpec,
+        parts: Vec<PortfolioPart>,
+    ) -> Answer<PortfolioReport> {
+        guard(|| {
+            let report = settings_and_policies(spec, options).and_then(|(settings, policies)| {
+                let planned = self.plan(handles, options, spec, &policies)?;
+                pf::assemble(&planned, &settings, parts)
+            });
+            match report {
+                Ok(value) => Answer::Success { value },
+                Err(errors) => Answer::Failure { errors },
+            }
+        })
+    }
+
+    /// The planned runs of a portfolio's `policies` (its options checked once, before the
+    /// first run).
+    fn plan<'s>(
+        &'s self,
+        handles: &Handles,
+        options: &RunOptions,
+        spec: &PortfolioSpec,
+        policies: &'s [Policy],
+    ) -> Result<Vec<Planned<'s>>, Vec<Diagnostic>> {
         let mut planned = Vec::with_capacity(policies.len());
-        for (e, policy) in spec.entries.iter().zip(&policies) {
+        for (e, policy) in spec.entries.iter().zip(policies) {
             let mut o = options.clone();
             if let Some(semantics) = e.semantics {
                 o.semantics = semantics;
             }
             let request = self.request(handles, policy, &o)?;
-            // Every run uses these options: check them once, before the first.
             request.options.sim_options(None)?;
             planned.push(Planned {
                 label: e.label.clone(),
                 request,
             });
         }
-        pf::run(&planned, &settings, progress)
+        Ok(planned)
     }
 
     /// [`Session::portfolio`] with its request as JSON text: `handles` and `options` as for
@@ -82,17 +132,77 @@ impl Session {
         spec: &str,
         progress: &mut dyn FnMut(f64),
     ) -> String {
-        let spec: PortfolioSpec = match read(
-            spec,
-            "portfolio",
-            "{\"entries\": [{\"label\", \"policy\"}], \"seeds\", \"baseline\", \"x\", \"y\"}",
-        ) {
-            Ok(s) => s,
+        match read_portfolio(handles, options, spec) {
+            Ok((h, o, spec)) => self.portfolio(&h, &o, &spec, progress).to_json_string(),
+            Err(failure) => failure,
+        }
+    }
+
+    /// How the page shares the runs of this portfolio between its two workers
+    /// ([`crate::portfolio::Split`]), from the number of runs and the workload's size.
+    pub fn portfolio_split(
+        &self,
+        handles: &Handles,
+        options: &RunOptions,
+        spec: &PortfolioSpec,
+    ) -> Answer<Split> {
+        guard(|| {
+            let split = Settings::new(spec.entries.len(), spec, options.seed).and_then(|s| {
+                let (_, workload, _) = self.inputs(handles)?;
+                let runs = spec.entries.len() * s.seeds.len();
+                Ok(Split::of(runs, workload.fragments.len()))
+            });
+            match split {
+                Ok(value) => Answer::Success { value },
+                Err(errors) => Answer::Failure { errors },
+            }
+        })
+    }
+
+    /// [`Session::portfolio_split`] with its request as JSON text.
+    pub fn portfolio_split_json_str(&self, handles: &str, options: &str, spec: &str) -> String {
+        match read_portfolio(handles, options, spec) {
+            Ok((h, o, spec)) => self.portfolio_split(&h, &o, &spec).to_json_string(),
+            Err(failure) => failure,
+        }
+    }
+
+    /// [`Session::portfolio_part`] with its request as JSON text (as
+    /// [`Session::portfolio_json_str`]) and runs `from..to`.
+    pub fn portfolio_part_json_str(
+        &self,
+        handles: &str,
+        options: &str,
+        spec: &str,
+        runs: std::ops::Range<usize>,
+        progress: &mut dyn FnMut(f64),
+    ) -> String {
+        match read_portfolio(handles, options, spec) {
+            Ok((h, o, spec)) => self
+                .portfolio_part(&h, &o, &spec, runs, progress)
+                .to_json_string(),
+            Err(failure) => failure,
+        }
+    }
+
+    /// [`Session::portfolio_assemble`] with its request as JSON text (as
+    /// [`Session::portfolio_json_str`]) and `parts` a JSON array of the parts' values.
+    pub fn portfolio_assemble_json_str(
+        &self,
+        handles: &str,
+        options: &str,
+        spec: &str,
+        parts: &str,
+    ) -> String {
+        let parts: Vec<PortfolioPart> = match read(parts, "parts", "[{\"from\", \"runs\"}]") {
+            Ok(p) => p,
             Err(e) => return e,
         };
-        match parse_request(handles, options) {
-            Ok((h, o)) => self.portfolio(&h, &o, &spec, progress).to_json_string(),
-            Err(errors) => Answer::<()>::Failure { errors }.to_json_string(),
+        match read_portfolio(handles, options, spec) {
+            Ok((h, o, spec)) => self
+                .portfolio_assemble(&h, &o, &spec, parts)
+                .to_json_string(),
+            Err(failure) => failure,
         }
     }
 
@@ -176,6 +286,49 @@ impl Session {
         }
     }
 }
+
+/// A portfolio's settings (checked first), then the policies of its entries, each error under
+/// its entry and label.
+fn settings_and_policies(
+    spec: &PortfolioSpec,
+    options: &RunOptions,
+) -> Result<(Settings, Vec<Policy>), Vec<Diagnostic>> {
+    let settings = Settings::new(spec.entries.len(), spec, options.seed)?;
+    let mut policies: Vec<Policy> = Vec::with_capacity(spec.entries.len());
+    let mut errors = Vec::new();
+    for (i, e) in spec.entries.iter().enumerate() {
+        match parse_policy(&e.policy) {
+            Ok((p, _)) => policies.push(p),
+            Err(ds) => errors.extend(ds.into_iter().map(|d| {
+                let mut d = d.under(&format!("entries[{i}]"));
+                d.message = format!("{}: {}", e.label, d.message);
+                d
+            })),
+        }
+    }
+    if errors.is_empty() {
+        Ok((settings, policies))
+    } else {
+        Err(errors)
+    }
+}
+
+/// A portfolio request's handles, options and spec read from JSON text, or the failure's JSON
+/// text.
+fn read_portfolio(
+    handles: &str,
+    options: &str,
+    spec: &str,
+) -> Result<(Handles, RunOptions, PortfolioSpec), String> {
+    let spec: PortfolioSpec = read(spec, "portfolio", PORTFOLIO_SHAPE)?;
+    parse_request(handles, options)
+        .map(|(h, o)| (h, o, spec))
+        .map_err(|errors| Answer::<()>::Failure { errors }.to_json_string())
+}
+
+/// What a portfolio request looks like, for its error message.
+const PORTFOLIO_SHAPE: &str =
+    "{\"entries\": [{\"label\", \"policy\"}], \"seeds\", \"baseline\", \"x\", \"y\"}";
 
 /// A request read from JSON text, or the failure's JSON text naming what was expected.
 fn read<T: DeserializeOwned>(text: &str, path: &str, shape: &str) -> Result<T, String> {

@@ -31,6 +31,9 @@ pub const MAX_POLICIES: usize = 64;
 pub const MAX_SEEDS: u32 = 100;
 /// The most runs (policies x seeds) one portfolio makes.
 pub const MAX_RUNS: usize = 1000;
+/// The most fragments of a workload that the page copies into its second worker to share a
+/// portfolio's runs (surf_week has 2.3 M; the half-year scale's 41.8 M would be held twice).
+pub const SHARED_MAX_FRAGMENTS: u64 = 10_000_000;
 /// The trade-off a portfolio opens on: what carbon-aware scheduling saves against what it
 /// costs in waiting.
 pub const DEFAULT_X: &str = "dynamicCarbonG";
@@ -211,6 +214,30 @@ pub struct RunFigures {
 pub struct PortfolioPart {
     pub from: usize,
     pub runs: Vec<RunFigures>,
+}
+
+/// How a portfolio's runs are shared between the page's two workers: the ranges each makes
+/// (`[from, to)`), the first in the worker that assembles the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Split {
+    pub parts: Vec<(usize, usize)>,
+}
+
+impl Split {
+    /// `runs` runs of a workload of `fragments` fragments: halves (the first the larger) when
+    /// there are two runs or more and the workload is small enough to hold twice
+    /// ([`SHARED_MAX_FRAGMENTS`]); otherwise all in one.
+    pub fn of(runs: usize, fragments: u64) -> Split {
+        let parts = if runs >= 2 && fragments <= SHARED_MAX_FRAGMENTS {
+            let half = runs.div_ceil(2);
+            vec![(0, half), (half, runs)]
+        } else {
+            vec![(0, runs)]
+        };
+        Split { parts }
+    }
 }
 
 /// Runs every policy under every seed, `progress` getting the fraction done (0 to 1). The runs
@@ -640,6 +667,17 @@ mod tests {
                 );
             });
         }
+    }
+
+    #[test]
+    fn a_portfolio_is_shared_only_when_it_pays_and_fits_twice() {
+        assert_eq!(Split::of(5, 2_300_000).parts, vec![(0, 3), (3, 5)]);
+        assert_eq!(
+            Split::of(2, SHARED_MAX_FRAGMENTS).parts,
+            vec![(0, 1), (1, 2)]
+        );
+        assert_eq!(Split::of(1, 10).parts, vec![(0, 1)]);
+        assert_eq!(Split::of(6, 41_800_000).parts, vec![(0, 6)]);
     }
 
     #[test]

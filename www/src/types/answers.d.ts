@@ -1337,6 +1337,32 @@ windowed: boolean,
 windowNote: string, rows: Array<ComparisonRow>, };
 
 /**
+ * Per-task figures of completed tasks, gathered over several runs (a policy's seeds).
+ */
+export type TaskFigures = { wait: Array<number>, turnaround: Array<number>, boundedSlowdown: Array<number>, };
+
+/**
+ * What one run of a portfolio leaves for its report (its result is dropped once read): its
+ * metrics, its start and its completed tasks' figures. Run `k` is policy `k / seeds` under seed
+ * `k % seeds`.
+ */
+export type RunFigures = { metrics: Metrics, startEpochMs: number, tasks: TaskFigures, };
+
+/**
+ * Runs `from..from + runs.len()` of a portfolio, made in one place (the page makes the two
+ * halves of a portfolio in its two workers; [`assemble`] makes the report of the parts, and it
+ * is the same bytes as the report of one [`run`]). Crosses between workers as JSON, whose
+ * numbers read back to the same bits.
+ */
+export type PortfolioPart = { from: number, runs: Array<RunFigures>, };
+
+/**
+ * How a portfolio's runs are shared between the page's two workers: the ranges each makes
+ * (`[from, to)`), the first in the worker that assembles the report.
+ */
+export type Split = { parts: Array<[number, number]>, };
+
+/**
  * One setting of a 2-D sweep and its values.
  */
 export type Axis = { 
@@ -1718,6 +1744,9 @@ export interface Answers {
   lessonLimits: Answer<LessonLimits>;
   portfolio: Answer<PortfolioReport>;
   portfolioWithProgress: Answer<PortfolioReport>;
+  portfolioSplit: Answer<Split>;
+  portfolioPartWithProgress: Answer<PortfolioPart>;
+  portfolioAssemble: Answer<PortfolioReport>;
   portfolioCsv: Answer<string>;
   pareto: Answer<Pareto>;
   sweepGrid: Answer<GridReport>;
