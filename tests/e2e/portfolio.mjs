@@ -86,6 +86,9 @@ export const PORTFOLIO_TESTS = [
     await page.waitForFunction(() => !document.querySelector('[data-testid=portfolio-progress]').hidden, null, { timeout: 10000 });
     await page.waitForFunction((p) => document.querySelector(p).dataset.state === 'done', PANEL, { timeout: 120000 });
     assert.equal(await page.getAttribute('[data-testid=portfolio-status]', 'data-runs'), '28');
+    // Rust split the 28 runs between the page's two workers (the report assembled from both
+    // halves is the CLI's, value for value, below).
+    assert.equal(await page.getAttribute('[data-testid=portfolio-status]', 'data-workers'), '2');
     const native = nativePortfolio(names, ['--scenario', TEACHING], ['--seeds', '2']);
     const cells = await sameAsNative(page, native);
     // A range is shown where the seeds differ (a prefab with subsetSize draws), none elsewhere.

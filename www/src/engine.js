@@ -201,8 +201,16 @@ export class Engine {
         for (const k of Object.keys(refs)) if (refs[k]) refs[k].handle = h ? h[k] : null;
       },
     };
-    this.inputs.set(ref.id, { fn, args, ref });
+    this.inputs.set(ref.id, { fn, args, ref, parts: refs });
     return { ...answer, refs };
+  }
+
+  /** The load behind an input ref, a bundle's part included: {fn, args, parts?}, or null. */
+  itemOf(ref) {
+    for (const item of this.inputs.values()) {
+      if (item.ref === ref || (item.parts && Object.values(item.parts).includes(ref))) return item;
+    }
+    return null;
   }
 
   release(ref) {

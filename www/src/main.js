@@ -15,6 +15,7 @@ import { createGallery } from './gallery.js';
 import { createLessons } from './lesson.js';
 import { createSweepPanel } from './sweep.js';
 import { createPortfolio } from './portfolio.js';
+import { createMirror } from './mirror.js';
 import { createStrips } from './strips.js';
 import { createReplay } from './replay.js';
 import { encodeShare, decodeShare, saveLocal, loadLocal } from './share.js';
@@ -607,7 +608,7 @@ async function start() {
   on('results', () => sweep.refresh());
   // The portfolio (portfolio.js): many policies side by side; any two open here as A and B.
   const portfolio = createPortfolio($('portfolio-panel'), {
-    engine: sim, lint, prefabs: prefabs.value, getInputs: () => state.inputs, getOptions: runOptions, download,
+    engine: sim, second: createMirror(sim, WORKER), lint, prefabs: prefabs.value, getInputs: () => state.inputs, getOptions: runOptions, download,
     onOpen: (a, b) => { replacePolicies(a.policy, b ? b.policy : null, 'The portfolio'); edited(); reveal($('timeline-panel')); },
   });
   for (const event of ['results', 'compare', 'inputs']) on(event, () => portfolio.refresh());

@@ -1,7 +1,9 @@
 // The portfolio view: any number of policies on the current inputs and options, each under the
-// same seeds (the wasm's portfolioWithProgress, in the simulating worker, with progress and
-// Stop). Policies come from the prefabs, the editors (A and B), a sweep's points and every
-// policy of an opened experiment. Rust computes everything shown: each policy's means with
+// same seeds (the wasm's portfolioWithProgress in the simulating worker, or, when Rust splits
+// the runs (portfolioSplit), portfolioPartWithProgress in it and in a second worker holding
+// copies of the inputs (mirror.js), then portfolioAssemble; with progress and Stop). Policies
+// come from the prefabs, the editors (A and B), a sweep's points and every policy of an opened
+// experiment. Rust computes everything shown: each policy's means with
 // their range over the seeds, the table (differences from the baseline, the best of each row),
 // the Pareto front of the trade-off (again through `pareto` when the axes change), the
 // distributions of wait, turnaround and bounded slowdown, and the CSV. This module lays them
@@ -23,7 +25,7 @@ const DISTRIBUTIONS = [
   { key: 'boundedSlowdown', metric: 'meanBoundedSlowdown', title: 'Bounded slowdown of each completed task (max(1, turnaround / max(duration, 10 s)))' },
 ];
 
-export function createPortfolio(el, { engine, lint, prefabs, getInputs, getOptions, onOpen, download }) {
+export function createPortfolio(el, { engine, second, lint, prefabs, getInputs, getOptions, onOpen, download }) {
   /** @type {Entry[]} */
   let entries = [];
   let nextId = 1;
@@ -53,7 +55,7 @@ export function createPortfolio(el, { engine, lint, prefabs, getInputs, getOptio
   const seeds = h('input', { id: 'portfolio-seeds', 'data-testid': 'portfolio-seeds', type: 'number', min: '1', max: '100', step: '1', value: '1' });
   const baseline = h('select', { id: 'portfolio-baseline', 'data-testid': 'portfolio-baseline' });
   const runButton = button('Run the portfolio', 'portfolio-run', () => run());
-  const stop = button('Stop', 'portfolio-stop', () => engine.cancel(), { disabled: true });
+  const stop = button('Stop', 'portfolio-stop', () => { engine.cancel(); second?.cancel(); }, { disabled: true });
   const bar = h('progress', { max: '1', value: '0', 'data-testid': 'portfolio-progress', 'aria-label': 'portfolio progress', hidden: true });
   const status = h('p', { class: 'note', 'data-testid': 'portfolio-status', 'aria-live': 'polite' });
   const openButton = button('Open the two marked A and B in the timeline', 'portfolio-open', () => openPair());
@@ -179,9 +181,7 @@ export function createPortfolio(el, { engine, lint, prefabs, getInputs, getOptio
     el.dataset.state = 'running';
     runButton.disabled = true; stop.disabled = false; bar.hidden = false; bar.value = 0;
     const started = performance.now();
-    await engine.ready;
-    const answer = await engine.post('portfolioWithProgress',
-      [engine.handlesJson(inputs), JSON.stringify(getOptions()), JSON.stringify(spec)], (f) => { bar.value = f; });
+    const answer = await runShared(inputs, JSON.stringify(getOptions()), JSON.stringify(spec), (f) => { bar.value = f; });
     runButton.disabled = false; stop.disabled = true; bar.hidden = true;
     if (answer.cancelled) { say('stopped; the engine restarted and your inputs were loaded again'); el.dataset.state = 'stopped'; return; }
     if (answer.type !== 'success') { say(answer.errors.map(diagText).join('; '), true); el.dataset.state = 'failed'; return; }
@@ -195,6 +195,30 @@ export function createPortfolio(el, { engine, lint, prefabs, getInputs, getOptio
     await drawTradeOff();
     drawDistributions();
     el.dataset.state = 'done';
+  }
+
+  /** Runs the portfolio: in two workers when Rust splits it (portfolioSplit: two runs or more on
+   * a workload small enough to hold twice), each making its part, the first assembling the
+   * report; otherwise in the simulating worker alone. Resolves to the report's answer. */
+  async function runShared(inputs, options, spec, onProgress) {
+    await engine.ready;
+    const handles = engine.handlesJson(inputs);
+    const split = await engine.call('portfolioSplit', handles, options, spec);
+    const parts = split.type === 'success' ? split.value.parts : [];
+    const mirror = parts.length === 2 ? await second?.inputs(inputs) : null;
+    status.dataset.workers = mirror ? '2' : '1';
+    if (!mirror) return engine.post('portfolioWithProgress', [handles, options, spec], onProgress);
+    const [[a0, a1], [b0, b1]] = parts;
+    const done = [0, 0];
+    const progress = (i, runs) => (f) => { done[i] = f * runs; onProgress((done[0] + done[1]) / b1); };
+    const [a, b] = await Promise.all([
+      engine.post('portfolioPartWithProgress', [handles, options, spec, a0, a1], progress(0, a1 - a0)),
+      mirror.engine.post('portfolioPartWithProgress', [mirror.engine.handlesJson(mirror.inputs), options, spec, b0, b1], progress(1, b1 - b0)),
+    ]);
+    if (a.cancelled || b.cancelled) return { ...a, cancelled: true };
+    if (a.type !== 'success') return a;
+    if (b.type !== 'success') return b;
+    return engine.call('portfolioAssemble', handles, options, spec, JSON.stringify([a.value, b.value]));
   }
 
   /** Opens the policies marked A and B in the editors: the page runs them as its A/B compare. */
