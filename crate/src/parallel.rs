@@ -2,6 +2,7 @@
 //! next index from a shared counter), in wasm one after the other. Whatever ran where, the
 //! results are handed on in index order, so a report is the same bytes either way.
 
+use serde::Serialize;
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
@@ -13,6 +14,65 @@ pub fn workers() -> usize {
         1
     } else {
         std::thread::available_parallelism().map_or(1, |n| n.get())
+    }
+}
+
+/// The results of runs `0..total` made in parts elsewhere (the page's two workers), each part
+/// `(from, results of from..from + len)`, given in any order: joined in run order, or an error
+/// naming the runs when the parts do not hold every run once.
+pub fn join_parts<T>(
+    mut parts: Vec<(usize, Vec<T>)>,
+    total: usize,
+) -> Result<Vec<T>, crate::diag::Diagnostic> {
+    parts.sort_by_key(|p| p.0);
+    let mut joined = Vec::with_capacity(total);
+    for (from, results) in parts {
+        if from != joined.len() || from + results.len() > total {
+            return Err(crate::diag::Diagnostic::error(
+                "parts",
+                format!(
+                    "the parts must hold runs 0..{total} once each, in pieces that follow one \
+                     another; a part holds runs {from}..{} where run {} was expected next",
+                    from + results.len(),
+                    joined.len()
+                ),
+            ));
+        }
+        joined.extend(results);
+    }
+    if joined.len() != total {
+        return Err(crate::diag::Diagnostic::error(
+            "parts",
+            format!("the parts hold runs 0..{} of the {total}", joined.len()),
+        ));
+    }
+    Ok(joined)
+}
+
+/// The most fragments of a workload that the page copies into its second worker to share a
+/// portfolio's or a sweep's runs (surf_week has 2.3 M; the half-year scale's 41.8 M would be held twice).
+pub const SHARED_MAX_FRAGMENTS: u64 = 10_000_000;
+/// How a portfolio's or a sweep's runs are shared between the page's two workers: the ranges
+/// each makes (`[from, to)`), the first in the worker that assembles the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase")]
+pub struct Split {
+    pub parts: Vec<(usize, usize)>,
+}
+
+impl Split {
+    /// `runs` runs of a workload of `fragments` fragments: halves (the first the larger) when
+    /// there are two runs or more and the workload is small enough to hold twice
+    /// ([`SHARED_MAX_FRAGMENTS`]); otherwise all in one.
+    pub fn of(runs: usize, fragments: u64) -> Split {
+        let parts = if runs >= 2 && fragments <= SHARED_MAX_FRAGMENTS {
+            let half = runs.div_ceil(2);
+            vec![(0, half), (half, runs)]
+        } else {
+            vec![(0, runs)]
+        };
+        Split { parts }
     }
 }
 
@@ -79,6 +139,17 @@ pub fn run_in_order<R: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn runs_are_shared_only_when_it_pays_and_the_workload_fits_twice() {
+        assert_eq!(Split::of(5, 2_300_000).parts, vec![(0, 3), (3, 5)]);
+        assert_eq!(
+            Split::of(2, SHARED_MAX_FRAGMENTS).parts,
+            vec![(0, 1), (1, 2)]
+        );
+        assert_eq!(Split::of(1, 10).parts, vec![(0, 1)]);
+        assert_eq!(Split::of(6, 41_800_000).parts, vec![(0, 6)]);
+    }
 
     /// Every index once, in order, whatever the number of threads; progress ends at 1.
     #[test]

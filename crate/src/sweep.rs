@@ -342,6 +342,76 @@ impl<F: Fn(&Policy, &Value, u64) -> Metrics + Sync> Runs for SideBySide<F> {
     }
 }
 
+/// Every run of a planned sweep (1-D, or a 2-D sweep's cells) in order: `(policy, value, seed)`,
+/// each point under each seed in turn.
+pub fn jobs<'p>(
+    points: &'p [(Value, Policy)],
+    seeds: &'p [u64],
+) -> Vec<(&'p Policy, &'p Value, u64)> {
+    points
+        .iter()
+        .flat_map(|(value, policy)| seeds.iter().map(move |&seed| (policy, value, seed)))
+        .collect()
+}
+
+/// The metrics of runs `from..from + metrics.len()` of a sweep ([`jobs`] order), made in one
+/// place: the page makes a sweep's two halves in its two workers, and [`from_parts`] hands them
+/// to [`run`] for the report, the same bytes as one place gives. Crosses as JSON.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SweepPart {
+    pub from: usize,
+    pub metrics: Vec<Metrics>,
+}
+
+/// Makes runs `range` of `jobs` with `runs` (`progress(done, total)` of these).
+pub fn run_part(
+    jobs: &[(&Policy, &Value, u64)],
+    range: std::ops::Range<usize>,
+    mut runs: impl Runs,
+    progress: &mut dyn FnMut(usize, usize),
+) -> Result<SweepPart, Vec<Diagnostic>> {
+    let Some(part) = jobs.get(range.clone()) else {
+        return Err(vec![Diagnostic::error(
+            "",
+            format!(
+                "runs {}..{} are not runs of this sweep: it has {} (0..{})",
+                range.start,
+                range.end,
+                jobs.len(),
+                jobs.len()
+            ),
+        )]);
+    };
+    Ok(SweepPart {
+        from: range.start,
+        metrics: runs.metrics(part, progress),
+    })
+}
+
+/// Hands on the metrics of `parts` as a sweep's runs (every one of `total` runs once, checked).
+pub fn from_parts(parts: Vec<SweepPart>, total: usize) -> Result<impl Runs, Vec<Diagnostic>> {
+    let parts = parts.into_iter().map(|p| (p.from, p.metrics)).collect();
+    crate::parallel::join_parts(parts, total)
+        .map(Made)
+        .map_err(|d| vec![d])
+}
+
+/// See [`from_parts`].
+struct Made(Vec<Metrics>);
+
+impl Runs for Made {
+    fn metrics(
+        &mut self,
+        jobs: &[(&Policy, &Value, u64)],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Vec<Metrics> {
+        progress(jobs.len(), jobs.len());
+        std::mem::take(&mut self.0)
+    }
+}
+
 /// Runs a planned sweep: `runs` gives every run's metrics (`run(policy, value, seed)`, `value`
 /// the point's, for a sweep of a run option); `progress(done, total)` is called after each run.
 pub fn run(
@@ -351,10 +421,7 @@ pub fn run(
     mut runs: impl Runs,
     progress: &mut dyn FnMut(usize, usize),
 ) -> SweepReport {
-    let jobs: Vec<(&Policy, &Value, u64)> = points
-        .iter()
-        .flat_map(|(value, policy)| seeds.iter().map(move |&seed| (policy, value, seed)))
-        .collect();
+    let jobs = jobs(&points, &seeds);
     let mut metrics = runs.metrics(&jobs, progress).into_iter();
     let points = points
         .iter()
@@ -470,6 +537,67 @@ mod tests {
         let (side, side_calls, _) = report(true);
         assert_eq!(one, side);
         assert_eq!(side_calls, calls);
+    }
+
+    /// A sweep made in two parts, each through JSON text (as between the page's workers), gives
+    /// the report of one run, byte for byte; parts that leave runs out are refused.
+    #[test]
+    fn parts_made_apart_give_the_report_of_one_run() {
+        let spec = SweepSpec {
+            parameter: "/subsetSize".into(),
+            values: (1..=5).map(Value::from).collect(),
+            seeds: Some(3),
+        };
+        let (points, seeds) = plan(
+            &policy(r#"{"type": "prefab", "policyName": "Mem"}"#),
+            &spec,
+            4,
+        )
+        .expect("a plan");
+        let fake = |p: &Policy, v: &Value, seed: u64| Metrics {
+            makespan_ms: v.as_i64().unwrap_or(-1) * 1000 + seed as i64,
+            mean_wait_ms: Some(
+                seed as f64 / 3.0 + expand::to_json(p)["subsetSize"].as_f64().unwrap_or(0.0),
+            ),
+            ..Default::default()
+        };
+        let whole = run(
+            "/subsetSize",
+            points.clone(),
+            seeds.clone(),
+            one_after_another(fake),
+            &mut |_, _| {},
+        );
+        let jobs = jobs(&points, &seeds);
+        let part = |range| {
+            let p = run_part(&jobs, range, one_after_another(fake), &mut |_, _| {}).expect("runs");
+            let text = serde_json::to_string(&p).expect("serialises");
+            serde_json::from_str::<SweepPart>(&text).expect("reads back")
+        };
+        let (a, b) = (part(0..8), part(8..15));
+        let joined = from_parts(vec![b, a.clone()], jobs.len()).expect("every run");
+        let parted = run(
+            "/subsetSize",
+            points.clone(),
+            seeds.clone(),
+            joined,
+            &mut |_, _| {},
+        );
+        assert_eq!(
+            serde_json::to_string(&parted).expect("serialises"),
+            serde_json::to_string(&whole).expect("serialises")
+        );
+        assert_eq!(whole.points[1].runs[2].makespan_ms, 2006);
+        let missing = from_parts(vec![a], jobs.len())
+            .err()
+            .expect("runs 8..15 missing");
+        assert!(
+            missing[0].message.contains("runs 0..8 of the 15"),
+            "{}",
+            missing[0].message
+        );
+        let outside = run_part(&jobs, 12..16, one_after_another(fake), &mut |_, _| {}).err();
+        assert!(outside.is_some_and(|e| e[0].message.contains("it has 15")));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! package test checks that `Answers` names every export of the built module.
 
 use crate::api::{self, Answer};
-use crate::{case, compare, diag, engine, overview, portfolio, request, sim, sweep};
+use crate::{case, compare, diag, engine, overview, parallel, portfolio, request, sim, sweep};
 use ts_rs::{Config, TS};
 
 /// The declaration of one type, exported.
@@ -113,7 +113,8 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<portfolio::cdf::TaskFigures>(cfg),
         decl::<portfolio::RunFigures>(cfg),
         decl::<portfolio::PortfolioPart>(cfg),
-        decl::<portfolio::Split>(cfg),
+        decl::<parallel::Split>(cfg),
+        decl::<sweep::SweepPart>(cfg),
         decl::<portfolio::grid::Axis>(cfg),
         decl::<portfolio::grid::GridSpec>(cfg),
         decl::<portfolio::grid::GridReport>(cfg),
@@ -225,7 +226,16 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
             "portfolioWithProgress",
             answer::<portfolio::PortfolioReport>(cfg),
         ),
-        ("portfolioSplit", answer::<portfolio::Split>(cfg)),
+        ("portfolioSplit", answer::<parallel::Split>(cfg)),
+        ("sweepSplit", answer::<parallel::Split>(cfg)),
+        ("sweepPartWithProgress", answer::<sweep::SweepPart>(cfg)),
+        ("sweepAssemble", answer::<sweep::SweepReport>(cfg)),
+        ("sweepGridSplit", answer::<parallel::Split>(cfg)),
+        ("sweepGridPartWithProgress", answer::<sweep::SweepPart>(cfg)),
+        (
+            "sweepGridAssemble",
+            answer::<portfolio::grid::GridReport>(cfg),
+        ),
         (
             "portfolioPartWithProgress",
             answer::<portfolio::PortfolioPart>(cfg),

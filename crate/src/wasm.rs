@@ -675,6 +675,130 @@ pub fn portfolio_with_progress(
     })
 }
 
+/// A progress callback of JavaScript as `(done, total)` of runs: it gets the fraction.
+fn fraction_of(progress: &js_sys::Function) -> impl FnMut(usize, usize) + '_ {
+    move |done: usize, total: usize| {
+        let fraction = done as f64 / total.max(1) as f64;
+        // A callback that throws is the page's bug; the runs go on.
+        let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
+    }
+}
+
+/// See [`handles::Session::sweep_split`]: how the page's two workers share the runs of the
+/// sweep [`sweep_with_progress`] would make with the same arguments.
+#[wasm_bindgen(js_name = sweepSplit)]
+pub fn sweep_split(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+) -> String {
+    with_session(|s| s.sweep_split_json_str(handles_json, policy_text, options_json, spec_json))
+}
+
+/// See [`handles::Session::sweep_part`]: runs `from..to` of that sweep, `progress(fraction)`
+/// of these as it goes; the value is a part for [`sweep_assemble`].
+#[wasm_bindgen(js_name = sweepPartWithProgress)]
+pub fn sweep_part_with_progress(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+    from: u32,
+    to: u32,
+    progress: &js_sys::Function,
+) -> String {
+    let runs = from as usize..to as usize;
+    with_session(|s| {
+        s.sweep_part_json_str(
+            handles_json,
+            policy_text,
+            options_json,
+            spec_json,
+            runs,
+            &mut fraction_of(progress),
+        )
+    })
+}
+
+/// See [`handles::Session::sweep_assemble`]: the report of the sweep whose runs are in
+/// `parts_json` (a JSON array of [`sweep_part_with_progress`]'s values).
+#[wasm_bindgen(js_name = sweepAssemble)]
+pub fn sweep_assemble(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+    parts_json: &str,
+) -> String {
+    with_session(|s| {
+        s.sweep_assemble_json_str(
+            handles_json,
+            policy_text,
+            options_json,
+            spec_json,
+            parts_json,
+        )
+    })
+}
+
+/// See [`handles::Session::sweep_grid_split`]: as [`sweep_split`] for a 2-D sweep.
+#[wasm_bindgen(js_name = sweepGridSplit)]
+pub fn sweep_grid_split(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+) -> String {
+    with_session(|s| {
+        s.sweep_grid_split_json_str(handles_json, policy_text, options_json, spec_json)
+    })
+}
+
+/// See [`handles::Session::sweep_grid_part`]: as [`sweep_part_with_progress`] for a 2-D sweep.
+#[wasm_bindgen(js_name = sweepGridPartWithProgress)]
+pub fn sweep_grid_part_with_progress(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+    from: u32,
+    to: u32,
+    progress: &js_sys::Function,
+) -> String {
+    let runs = from as usize..to as usize;
+    with_session(|s| {
+        s.sweep_grid_part_json_str(
+            handles_json,
+            policy_text,
+            options_json,
+            spec_json,
+            runs,
+            &mut fraction_of(progress),
+        )
+    })
+}
+
+/// See [`handles::Session::sweep_grid_assemble`]: as [`sweep_assemble`] for a 2-D sweep.
+#[wasm_bindgen(js_name = sweepGridAssemble)]
+pub fn sweep_grid_assemble(
+    handles_json: &str,
+    policy_text: &str,
+    options_json: &str,
+    spec_json: &str,
+    parts_json: &str,
+) -> String {
+    with_session(|s| {
+        s.sweep_grid_assemble_json_str(
+            handles_json,
+            policy_text,
+            options_json,
+            spec_json,
+            parts_json,
+        )
+    })
+}
+
 /// See [`handles::Session::portfolio_split`]: the ranges of runs the page's two workers make
 /// of the portfolio [`portfolio`] would run with the same arguments.
 #[wasm_bindgen(js_name = portfolioSplit)]

@@ -23,6 +23,16 @@ pub enum Answer<T> {
     Failure { errors: Vec<Diagnostic> },
 }
 
+impl<T> From<Result<T, Vec<Diagnostic>>> for Answer<T> {
+    /// Success with the value, or failure with the errors.
+    fn from(result: Result<T, Vec<Diagnostic>>) -> Self {
+        match result {
+            Ok(value) => Answer::Success { value },
+            Err(errors) => Answer::Failure { errors },
+        }
+    }
+}
+
 impl<T: Serialize> Answer<T> {
     /// The answer as serde_json text.
     pub fn to_json_string(&self) -> String {

@@ -8,13 +8,16 @@ use super::handles::{Handles, RunOptions, Session};
 use super::runs::{parse_policy, parse_request};
 use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
+use crate::parallel::Split;
 use crate::policy::Policy;
 use crate::portfolio::grid::{self, GridReport, GridSpec};
 use crate::portfolio::pareto::{self, Pareto, ParetoRequest};
 use crate::portfolio::{
-    self as pf, Planned, PortfolioPart, PortfolioReport, PortfolioSpec, Settings, Split,
+    self as pf, Planned, PortfolioPart, PortfolioReport, PortfolioSpec, Settings,
 };
+use crate::sweep::SweepPart;
 use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 impl Session {
     /// Runs every entry of `spec` on the handles' inputs under `options` (each entry with its
@@ -147,15 +150,10 @@ impl Session {
         spec: &PortfolioSpec,
     ) -> Answer<Split> {
         guard(|| {
-            let split = Settings::new(spec.entries.len(), spec, options.seed).and_then(|s| {
-                let (_, workload, _) = self.inputs(handles)?;
-                let runs = spec.entries.len() * s.seeds.len();
-                Ok(Split::of(runs, workload.fragments.len()))
-            });
-            match split {
-                Ok(value) => Answer::Success { value },
-                Err(errors) => Answer::Failure { errors },
-            }
+            Answer::from(
+                Settings::new(spec.entries.len(), spec, options.seed)
+                    .and_then(|s| self.split(handles, spec.entries.len() * s.seeds.len())),
+            )
         })
     }
 
@@ -217,47 +215,124 @@ impl Session {
         progress: &mut dyn FnMut(usize, usize),
     ) -> Answer<GridReport> {
         guard(|| {
-            let (policy, _) = match parse_policy(policy_text) {
-                Ok(read) => read,
+            let plan = match self.grid_plan(handles, policy_text, options, spec) {
+                Ok(plan) => plan,
                 Err(errors) => return Answer::Failure { errors },
             };
-            let plan = match grid::plan(&policy, spec, options.seed) {
-                Ok(plan) => plan,
-                Err(errors) => {
-                    return Answer::Failure {
-                        errors: errors.into_iter().map(|d| d.under("sweep")).collect(),
-                    }
-                }
-            };
-            if let Err(errors) = self
-                .request(handles, &policy, options)
-                .and_then(|r| r.options.sim_options(None).map(|_| ()))
-            {
-                return Answer::Failure { errors };
-            }
             let mut failed: Option<Vec<Diagnostic>> = None;
             let report = grid::run(
                 spec,
                 plan,
-                crate::sweep::one_after_another(|policy, value, seed| {
-                    let o = RunOptions {
-                        seed,
-                        ..grid::cell_options(spec, value, options)
-                    };
-                    match self.simulate(handles, policy, &o, None, &mut |_| {}) {
-                        Ok(outcome) => outcome.result.metrics,
-                        Err(errors) => {
-                            failed.get_or_insert(errors);
-                            Default::default()
-                        }
-                    }
-                }),
+                self.grid_runs(handles, options, spec, &mut failed),
                 progress,
             );
             match failed {
                 Some(errors) => Answer::Failure { errors },
                 None => Answer::Success { value: report },
             }
+        })
+    }
+
+    /// How the page shares this 2-D sweep's runs between its two workers.
+    pub fn sweep_grid_split(
+        &self,
+        handles: &Handles,
+        policy_text: &str,
+        options: &RunOptions,
+        spec: &GridSpec,
+    ) -> Answer<Split> {
+        guard(|| {
+            Answer::from(
+                self.grid_plan(handles, policy_text, options, spec)
+                    .and_then(|(cells, seeds)| self.split(handles, cells.len() * seeds.len())),
+            )
+        })
+    }
+
+    /// Makes runs `runs` of the 2-D sweep [`Session::sweep_grid`] would make (cell by cell,
+    /// each under each seed), for [`Session::sweep_grid_assemble`].
+    pub fn sweep_grid_part(
+        &self,
+        handles: &Handles,
+        policy_text: &str,
+        options: &RunOptions,
+        spec: &GridSpec,
+        runs: std::ops::Range<usize>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Answer<SweepPart> {
+        guard(|| {
+            let (cells, seeds) = match self.grid_plan(handles, policy_text, options, spec) {
+                Ok(plan) => plan,
+                Err(errors) => return Answer::Failure { errors },
+            };
+            let jobs = crate::sweep::jobs(&cells, &seeds);
+            let mut failed: Option<Vec<Diagnostic>> = None;
+            let made = self.grid_runs(handles, options, spec, &mut failed);
+            let part = crate::sweep::run_part(&jobs, runs, made, progress);
+            Answer::from(match failed {
+                Some(errors) => Err(errors),
+                None => part,
+            })
+        })
+    }
+
+    /// The report of the 2-D sweep whose runs are in `parts`: the same as
+    /// [`Session::sweep_grid`]'s.
+    pub fn sweep_grid_assemble(
+        &self,
+        handles: &Handles,
+        policy_text: &str,
+        options: &RunOptions,
+        spec: &GridSpec,
+        parts: Vec<SweepPart>,
+    ) -> Answer<GridReport> {
+        guard(|| {
+            Answer::from(
+                self.grid_plan(handles, policy_text, options, spec)
+                    .and_then(|plan| {
+                        let runs = crate::sweep::from_parts(parts, plan.0.len() * plan.1.len())?;
+                        Ok(grid::run(spec, plan, runs, &mut |_, _| {}))
+                    }),
+            )
+        })
+    }
+
+    /// The cells and seeds of a 2-D sweep, its policy and run options checked before the first
+    /// run.
+    fn grid_plan(
+        &self,
+        handles: &Handles,
+        policy_text: &str,
+        options: &RunOptions,
+        spec: &GridSpec,
+    ) -> Result<crate::sweep::Plan, Vec<Diagnostic>> {
+        let (policy, _) = parse_policy(policy_text)?;
+        let plan = grid::plan(&policy, spec, options.seed).map_err(|errors| {
+            errors
+                .into_iter()
+                .map(|d| d.under("sweep"))
+                .collect::<Vec<_>>()
+        })?;
+        self.request(handles, &policy, options)
+            .and_then(|r| r.options.sim_options(None).map(|_| ()))?;
+        Ok(plan)
+    }
+
+    /// The 2-D sweep's runs one after the other, each with its cell's run options; the first
+    /// run's errors go to `failed`.
+    fn grid_runs<'a>(
+        &'a self,
+        handles: &'a Handles,
+        options: &'a RunOptions,
+        spec: &'a GridSpec,
+        failed: &'a mut Option<Vec<Diagnostic>>,
+    ) -> impl crate::sweep::Runs + 'a {
+        crate::sweep::one_after_another(move |policy: &Policy, value: &Value, seed| {
+            let o = RunOptions {
+                seed,
+                ..grid::cell_options(spec, value, options)
+            };
+            self.metrics_of(handles, policy, &o, failed)
         })
     }
 
@@ -270,21 +345,86 @@ impl Session {
         spec: &str,
         progress: &mut dyn FnMut(usize, usize),
     ) -> String {
-        let spec: GridSpec = match read(
-            spec,
-            "sweep",
-            "{\"x\": {\"parameter\", \"values\"}, \"y\": {...}, \"seeds\"}",
-        ) {
-            Ok(s) => s,
-            Err(e) => return e,
-        };
-        match parse_request(handles, options) {
-            Ok((h, o)) => self
+        match read_grid(handles, options, spec) {
+            Ok((h, o, spec)) => self
                 .sweep_grid(&h, policy_text, &o, &spec, progress)
                 .to_json_string(),
-            Err(errors) => Answer::<()>::Failure { errors }.to_json_string(),
+            Err(failure) => failure,
         }
     }
+
+    /// [`Session::sweep_grid_split`] with its request as JSON text.
+    pub fn sweep_grid_split_json_str(
+        &self,
+        handles: &str,
+        policy_text: &str,
+        options: &str,
+        spec: &str,
+    ) -> String {
+        match read_grid(handles, options, spec) {
+            Ok((h, o, spec)) => self
+                .sweep_grid_split(&h, policy_text, &o, &spec)
+                .to_json_string(),
+            Err(failure) => failure,
+        }
+    }
+
+    /// [`Session::sweep_grid_part`] with its request as JSON text and runs `from..to`.
+    pub fn sweep_grid_part_json_str(
+        &self,
+        handles: &str,
+        policy_text: &str,
+        options: &str,
+        spec: &str,
+        runs: std::ops::Range<usize>,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> String {
+        match read_grid(handles, options, spec) {
+            Ok((h, o, spec)) => self
+                .sweep_grid_part(&h, policy_text, &o, &spec, runs, progress)
+                .to_json_string(),
+            Err(failure) => failure,
+        }
+    }
+
+    /// [`Session::sweep_grid_assemble`] with its request as JSON text and `parts` a JSON array
+    /// of the parts' values.
+    pub fn sweep_grid_assemble_json_str(
+        &self,
+        handles: &str,
+        policy_text: &str,
+        options: &str,
+        spec: &str,
+        parts: &str,
+    ) -> String {
+        let parts: Vec<SweepPart> = match read(parts, "parts", "[{\"from\", \"metrics\"}]") {
+            Ok(p) => p,
+            Err(e) => return e,
+        };
+        match read_grid(handles, options, spec) {
+            Ok((h, o, spec)) => self
+                .sweep_grid_assemble(&h, policy_text, &o, &spec, parts)
+                .to_json_string(),
+            Err(failure) => failure,
+        }
+    }
+}
+
+/// A 2-D sweep request's handles, options and spec read from JSON text, or the failure's JSON
+/// text.
+fn read_grid(
+    handles: &str,
+    options: &str,
+    spec: &str,
+) -> Result<(Handles, RunOptions, GridSpec), String> {
+    let spec: GridSpec = read(
+        spec,
+        "sweep",
+        "{\"x\": {\"parameter\", \"values\"}, \"y\": {...}, \"seeds\"}",
+    )?;
+    parse_request(handles, options)
+        .map(|(h, o)| (h, o, spec))
+        .map_err(|errors| Answer::<()>::Failure { errors }.to_json_string())
 }
 
 /// A portfolio's settings (checked first), then the policies of its entries, each error under

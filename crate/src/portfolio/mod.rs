@@ -31,9 +31,6 @@ pub const MAX_POLICIES: usize = 64;
 pub const MAX_SEEDS: u32 = 100;
 /// The most runs (policies x seeds) one portfolio makes.
 pub const MAX_RUNS: usize = 1000;
-/// The most fragments of a workload that the page copies into its second worker to share a
-/// portfolio's runs (surf_week has 2.3 M; the half-year scale's 41.8 M would be held twice).
-pub const SHARED_MAX_FRAGMENTS: u64 = 10_000_000;
 /// The trade-off a portfolio opens on: what carbon-aware scheduling saves against what it
 /// costs in waiting.
 pub const DEFAULT_X: &str = "dynamicCarbonG";
@@ -216,30 +213,6 @@ pub struct PortfolioPart {
     pub runs: Vec<RunFigures>,
 }
 
-/// How a portfolio's runs are shared between the page's two workers: the ranges each makes
-/// (`[from, to)`), the first in the worker that assembles the report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
-#[serde(rename_all = "camelCase")]
-pub struct Split {
-    pub parts: Vec<(usize, usize)>,
-}
-
-impl Split {
-    /// `runs` runs of a workload of `fragments` fragments: halves (the first the larger) when
-    /// there are two runs or more and the workload is small enough to hold twice
-    /// ([`SHARED_MAX_FRAGMENTS`]); otherwise all in one.
-    pub fn of(runs: usize, fragments: u64) -> Split {
-        let parts = if runs >= 2 && fragments <= SHARED_MAX_FRAGMENTS {
-            let half = runs.div_ceil(2);
-            vec![(0, half), (half, runs)]
-        } else {
-            vec![(0, runs)]
-        };
-        Split { parts }
-    }
-}
-
 /// Runs every policy under every seed, `progress` getting the fraction done (0 to 1). The runs
 /// go side by side on the machine's cores ([`crate::parallel`]); the report is the same bytes
 /// as one after the other gives.
@@ -327,42 +300,21 @@ pub fn run_part(
 pub fn assemble(
     planned: &[Planned],
     settings: &Settings,
-    mut parts: Vec<PortfolioPart>,
+    parts: Vec<PortfolioPart>,
 ) -> Result<PortfolioReport, Vec<Diagnostic>> {
     let seeds = settings.seeds.len();
     let total = planned.len() * seeds;
-    parts.sort_by_key(|p| p.from);
+    let parts = parts.into_iter().map(|p| (p.from, p.runs)).collect();
+    let runs = crate::parallel::join_parts(parts, total).map_err(|d| vec![d])?;
     let mut finished: Vec<Vec<Finished>> =
         planned.iter().map(|_| Vec::with_capacity(seeds)).collect();
     let mut figures: Vec<cdf::TaskFigures> = planned.iter().map(|_| Default::default()).collect();
-    let mut next = 0;
-    for part in parts {
-        if part.from != next || next + part.runs.len() > total {
-            return Err(vec![Diagnostic::error(
-                "parts",
-                format!(
-                    "the parts must hold runs 0..{total} once each, in pieces that follow one \
-                     another; a part holds runs {}..{} where run {next} was expected next",
-                    part.from,
-                    part.from + part.runs.len()
-                ),
-            )]);
-        }
-        for run in part.runs {
-            let policy = next / seeds;
-            figures[policy].append(run.tasks);
-            finished[policy].push(Finished {
-                metrics: run.metrics,
-                start_epoch_ms: run.start_epoch_ms,
-            });
-            next += 1;
-        }
-    }
-    if next != total {
-        return Err(vec![Diagnostic::error(
-            "parts",
-            format!("the parts hold runs 0..{next} of the portfolio's {total}"),
-        )]);
+    for (k, run) in runs.into_iter().enumerate() {
+        figures[k / seeds].append(run.tasks);
+        finished[k / seeds].push(Finished {
+            metrics: run.metrics,
+            start_epoch_ms: run.start_epoch_ms,
+        });
     }
     report(planned, settings, &finished, &figures)
 }
@@ -646,9 +598,7 @@ mod tests {
                 assert_eq!(g.as_f64().is_some_and(|g| g > 0.0), carbon, "{g}");
                 let missing = assemble(planned, settings, vec![a.clone()]).expect_err("runs 7..15");
                 assert!(
-                    missing[0]
-                        .message
-                        .contains("runs 0..7 of the portfolio's 15"),
+                    missing[0].message.contains("runs 0..7 of the 15"),
                     "{}",
                     missing[0].message
                 );
@@ -667,17 +617,6 @@ mod tests {
                 );
             });
         }
-    }
-
-    #[test]
-    fn a_portfolio_is_shared_only_when_it_pays_and_fits_twice() {
-        assert_eq!(Split::of(5, 2_300_000).parts, vec![(0, 3), (3, 5)]);
-        assert_eq!(
-            Split::of(2, SHARED_MAX_FRAGMENTS).parts,
-            vec![(0, 1), (1, 2)]
-        );
-        assert_eq!(Split::of(1, 10).parts, vec![(0, 1)]);
-        assert_eq!(Split::of(6, 41_800_000).parts, vec![(0, 6)]);
     }
 
     #[test]

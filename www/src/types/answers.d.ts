@@ -1357,10 +1357,17 @@ export type RunFigures = { metrics: Metrics, startEpochMs: number, tasks: TaskFi
 export type PortfolioPart = { from: number, runs: Array<RunFigures>, };
 
 /**
- * How a portfolio's runs are shared between the page's two workers: the ranges each makes
- * (`[from, to)`), the first in the worker that assembles the report.
+ * How a portfolio's or a sweep's runs are shared between the page's two workers: the ranges
+ * each makes (`[from, to)`), the first in the worker that assembles the report.
  */
 export type Split = { parts: Array<[number, number]>, };
+
+/**
+ * The metrics of runs `from..from + metrics.len()` of a sweep ([`jobs`] order), made in one
+ * place: the page makes a sweep's two halves in its two workers, and [`from_parts`] hands them
+ * to [`run`] for the report, the same bytes as one place gives. Crosses as JSON.
+ */
+export type SweepPart = { from: number, metrics: Array<Metrics>, };
 
 /**
  * One setting of a 2-D sweep and its values.
@@ -1745,6 +1752,12 @@ export interface Answers {
   portfolio: Answer<PortfolioReport>;
   portfolioWithProgress: Answer<PortfolioReport>;
   portfolioSplit: Answer<Split>;
+  sweepSplit: Answer<Split>;
+  sweepPartWithProgress: Answer<SweepPart>;
+  sweepAssemble: Answer<SweepReport>;
+  sweepGridSplit: Answer<Split>;
+  sweepGridPartWithProgress: Answer<SweepPart>;
+  sweepGridAssemble: Answer<GridReport>;
   portfolioPartWithProgress: Answer<PortfolioPart>;
   portfolioAssemble: Answer<PortfolioReport>;
   portfolioCsv: Answer<string>;
