@@ -258,6 +258,8 @@ export const PORTFOLIO_TESTS = [
     await page.fill('[data-testid=grid-seeds]', '2');
     await page.click('[data-testid=grid-run]');
     await page.waitForSelector('[data-testid=grid-cell-1-1]');
+    // Its 8 runs were shared by the page's two workers (the cells below are the CLI's).
+    assert.equal(await page.getAttribute('[data-testid=grid-status]', 'data-workers'), '2');
     const native = JSON.parse(execFileSync(BIN, ['sweep', '--scenario', TEACHING, '--parameter', '/subsetSize', '--values', '1,3',
       '--parameter', '/weighers/0/multiplier', '--values=-1,1', '--seeds', '2', '--json'], { maxBuffer: 1 << 28 }));
     for (const key of ['energyJ', 'meanWaitMs']) {

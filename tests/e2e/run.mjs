@@ -537,6 +537,8 @@ test('a sweep of subsetSize over seeds gives the native sweep; a refused value s
   await page.fill('[data-testid=sweep-seeds]', '4');
   await page.click('[data-testid=sweep-run]');
   await page.waitForFunction(() => document.querySelector('[data-testid=sweep-status]').dataset.runs === '8');
+  // Rust split the 8 runs between the page's two workers; the report of both halves is the CLI's.
+  assert.equal(await page.getAttribute('[data-testid=sweep-status]', 'data-workers'), '2');
   // The native CLI's sweep of the same scenario (the teaching sample, seed 0 on).
   const report = JSON.parse(execFileSync(BIN, ['sweep', '--scenario', path.join(ROOT, 'www', 'samples', 'teaching', 'scenario.json'),
     '--parameter', '/subsetSize', '--values', '1,3', '--seeds', '4', '--json'], { encoding: 'utf8' }));

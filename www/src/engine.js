@@ -244,13 +244,6 @@ export class Engine {
     return { ...answer, value: { ...value, run: ref, ms: performance.now() - started, wasmMs: answer.wasmMs } };
   }
 
-  /** A sweep (the wasm's sweepWithProgress) of inputs (refs) under a policy; `spec` is
-   * {parameter, values, seeds}. Resolves to the answer, its value the report. */
-  async sweep(inputs, policyText, options, spec, onProgress) {
-    if (!(await this.settled())) return { ...failure('cancelled'), cancelled: true };
-    return this.post('sweepWithProgress', [this.handlesJson(inputs), policyText, JSON.stringify(options), JSON.stringify(spec)], onProgress);
-  }
-
   /** A run's handle in this worker, running it again after a restart. */
   async runHandle(ref) {
     await this.ready;

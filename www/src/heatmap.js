@@ -7,11 +7,12 @@
 import { h, diagText, emit } from './state.js';
 import { metricCatalog } from './metrics.js';
 import { titled } from './charts.js';
+import { runShared } from './mirror.js';
 
 /** The shading: a sequential light-to-dark blue scale with readable text on every step. */
 const SHADES = 7; // the steps of the shading (style.css: .shade-0 to .shade-6, light to dark blue)
 
-export function createGridSweep(el, { engine, lint, getPolicy, getInputs, getOptions, download, settings, parseValues, suggestValues }) {
+export function createGridSweep(el, { engine, second, lint, getPolicy, getInputs, getOptions, download, settings, parseValues, suggestValues }) {
   const x = h('select', { id: 'grid-x', 'data-testid': 'grid-x' });
   const y = h('select', { id: 'grid-y', 'data-testid': 'grid-y' });
   const xValues = h('input', { id: 'grid-x-values', 'data-testid': 'grid-x-values', size: 20 });
@@ -67,9 +68,9 @@ export function createGridSweep(el, { engine, lint, getPolicy, getInputs, getOpt
     const spec = { x: { parameter: x.value, values: xs.values }, y: { parameter: y.value, values: ys.values }, seeds: Number(seeds.value) || 1 };
     status.textContent = `running ${xs.values.length * ys.values.length * spec.seeds} runs…`;
     runButton.disabled = true; stop.disabled = false; bar.hidden = false; bar.value = 0;
-    await engine.ready;
-    const answer = await engine.post('sweepGridWithProgress',
-      [engine.handlesJson(inputs), getPolicy(), JSON.stringify(getOptions()), JSON.stringify(spec)], (f) => { bar.value = f; });
+    const shared = await runShared(engine, second, 'sweepGrid', inputs, [getPolicy(), JSON.stringify(getOptions()), JSON.stringify(spec)], (f) => { bar.value = f; });
+    const answer = shared.answer;
+    status.dataset.workers = String(shared.workers);
     runButton.disabled = false; stop.disabled = true; bar.hidden = true;
     if (answer.cancelled) { status.textContent = 'stopped; the engine restarted and your inputs were loaded again'; return; }
     if (answer.type !== 'success') return fail(answer.errors.map(diagText).join('; '));
@@ -80,7 +81,7 @@ export function createGridSweep(el, { engine, lint, getPolicy, getInputs, getOpt
     await draw();
   }
   runButton.addEventListener('click', run);
-  stop.addEventListener('click', () => engine.cancel());
+  stop.addEventListener('click', () => { engine.cancel(); second?.cancel(); });
   csv.addEventListener('click', async () => {
     if (!report) return;
     const a = await lint.call('sweepGridCsv', JSON.stringify(report));

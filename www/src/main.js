@@ -601,14 +601,17 @@ async function start() {
   });
   on('results', () => lessons.onResults());
   createExports($('exports'));
+  // The second simulating worker, holding copies of the inputs, for portfolios and sweeps that
+  // Rust splits in two (mirror.js).
+  const mirror = createMirror(sim, WORKER);
   const sweep = createSweepPanel($('sweep-panel'), {
-    engine: sim, lint, getPolicy: () => state.policy, getInputs: () => state.inputs, getOptions: runOptions,
+    engine: sim, second: mirror, lint, getPolicy: () => state.policy, getInputs: () => state.inputs, getOptions: runOptions,
     lastRunMs: () => state.results[0]?.wasmMs, download,
   });
   on('results', () => sweep.refresh());
   // The portfolio (portfolio.js): many policies side by side; any two open here as A and B.
   const portfolio = createPortfolio($('portfolio-panel'), {
-    engine: sim, second: createMirror(sim, WORKER), lint, prefabs: prefabs.value, getInputs: () => state.inputs, getOptions: runOptions, download,
+    engine: sim, second: mirror, lint, prefabs: prefabs.value, getInputs: () => state.inputs, getOptions: runOptions, download,
     onOpen: (a, b) => { replacePolicies(a.policy, b ? b.policy : null, 'The portfolio'); edited(); reveal($('timeline-panel')); },
   });
   for (const event of ['results', 'compare', 'inputs']) on(event, () => portfolio.refresh());

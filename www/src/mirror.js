@@ -1,9 +1,12 @@
 // A second engine (its own worker) holding copies of some of the main engine's inputs, so that
-// work Rust splits in two (a portfolio's runs: the wasm's portfolioSplit) runs on two cores.
+// work Rust splits in two (the runs of a portfolio or a sweep: the wasm's portfolioSplit,
+// sweepSplit, sweepGridSplit) runs on two cores (`runShared`).
 // The copies are loaded from the same calls as the originals and kept while the same inputs
 // are asked for; other inputs replace them (the worker is replaced, so nothing is held twice
 // for long).
 import { Engine } from './engine.js';
+
+/** @typedef {import('./types/answers').Answers} Answers */
 
 const KINDS = ['topology', 'workload', 'carbon'];
 
@@ -57,4 +60,53 @@ export function createMirror(main, url) {
     /** Stops what the second engine runs (it restarts with its copies loaded again). */
     cancel() { engine?.cancel(); },
   };
+}
+
+/** The wasm's calls for each kind of shared work. */
+const CALLS = /** @type {const} */ ({
+  portfolio: { split: 'portfolioSplit', part: 'portfolioPartWithProgress', assemble: 'portfolioAssemble', whole: 'portfolioWithProgress' },
+  sweep: { split: 'sweepSplit', part: 'sweepPartWithProgress', assemble: 'sweepAssemble', whole: 'sweepWithProgress' },
+  sweepGrid: { split: 'sweepGridSplit', part: 'sweepGridPartWithProgress', assemble: 'sweepGridAssemble', whole: 'sweepGridWithProgress' },
+});
+
+/**
+ * Runs a portfolio or a sweep (`kind`) on `inputs` (refs of `main`): when Rust splits its runs
+ * in two and the mirror can hold copies of the inputs, `main` and the mirror each make their
+ * part side by side and `main` assembles the report (the same answer as one worker's);
+ * otherwise `main` runs it alone. `rest` are the call's arguments after the handles; `onProgress`
+ * gets the fraction of all runs done. Resolves to {answer, workers}, the answer typed as the
+ * one-worker call's.
+ * @template {keyof typeof CALLS} K
+ * @param {Engine} main
+ * @param {ReturnType<typeof createMirror> | null | undefined} mirror
+ * @param {K} kind
+ * @param {unknown[]} rest
+ * @param {(fraction: number) => void} onProgress
+ * @returns {Promise<{answer: Answers[(typeof CALLS)[K]['whole']] & {cancelled?: boolean}, workers: number}>}
+ */
+export async function runShared(main, mirror, kind, inputs, rest, onProgress) {
+  /** @type {any} the answer of whichever call, typed by the signature */
+  const answer = await shareRuns(main, mirror, CALLS[kind], inputs, rest, onProgress);
+  return { answer, workers: answer.workers };
+}
+
+/** See runShared: the answer, with `workers` the number of workers that ran. */
+async function shareRuns(main, mirror, calls, inputs, rest, onProgress) {
+  if (!(await main.settled())) return { type: 'failure', errors: [], cancelled: true, workers: 1 };
+  const handles = main.handlesJson(inputs);
+  const split = await main.post(calls.split, [handles, ...rest]);
+  const parts = split.type === 'success' ? split.value.parts : [];
+  const second = parts.length === 2 && mirror ? await mirror.inputs(inputs) : null;
+  if (!second) return { ...(await main.post(calls.whole, [handles, ...rest], onProgress)), workers: 1 };
+  const [[a0, a1], [b0, b1]] = parts;
+  const done = [0, 0];
+  const progress = (i, runs) => (f) => { done[i] = f * runs; onProgress((done[0] + done[1]) / b1); };
+  const [a, b] = await Promise.all([
+    main.post(calls.part, [handles, ...rest, a0, a1], progress(0, a1 - a0)),
+    second.engine.post(calls.part, [second.engine.handlesJson(second.inputs), ...rest, b0, b1], progress(1, b1 - b0)),
+  ]);
+  if (a.cancelled || b.cancelled) return { ...a, cancelled: true, workers: 2 };
+  if (a.type !== 'success') return { ...a, workers: 2 };
+  if (b.type !== 'success') return { ...b, workers: 2 };
+  return { ...(await main.post(calls.assemble, [handles, ...rest, JSON.stringify([a.value, b.value])])), workers: 2 };
 }

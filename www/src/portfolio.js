@@ -14,6 +14,7 @@ import { metricCatalog } from './metrics.js';
 import { createChart, styleOf, axisUnit, titled } from './charts.js';
 import { duration } from './format.js';
 import { opendc3Zip } from './zip.js';
+import { runShared } from './mirror.js';
 
 /** @typedef {import('./types/answers').PortfolioReport} PortfolioReport */
 /** @typedef {{label: string, policy: string, semantics: 'classic' | 'current', id: number}} Entry */
@@ -181,7 +182,9 @@ export function createPortfolio(el, { engine, second, lint, prefabs, getInputs, 
     el.dataset.state = 'running';
     runButton.disabled = true; stop.disabled = false; bar.hidden = false; bar.value = 0;
     const started = performance.now();
-    const answer = await runShared(inputs, JSON.stringify(getOptions()), JSON.stringify(spec), (f) => { bar.value = f; });
+    const shared = await runShared(engine, second, 'portfolio', inputs, [JSON.stringify(getOptions()), JSON.stringify(spec)], (f) => { bar.value = f; });
+    const answer = shared.answer;
+    status.dataset.workers = String(shared.workers);
     runButton.disabled = false; stop.disabled = true; bar.hidden = true;
     if (answer.cancelled) { say('stopped; the engine restarted and your inputs were loaded again'); el.dataset.state = 'stopped'; return; }
     if (answer.type !== 'success') { say(answer.errors.map(diagText).join('; '), true); el.dataset.state = 'failed'; return; }
@@ -195,30 +198,6 @@ export function createPortfolio(el, { engine, second, lint, prefabs, getInputs, 
     await drawTradeOff();
     drawDistributions();
     el.dataset.state = 'done';
-  }
-
-  /** Runs the portfolio: in two workers when Rust splits it (portfolioSplit: two runs or more on
-   * a workload small enough to hold twice), each making its part, the first assembling the
-   * report; otherwise in the simulating worker alone. Resolves to the report's answer. */
-  async function runShared(inputs, options, spec, onProgress) {
-    await engine.ready;
-    const handles = engine.handlesJson(inputs);
-    const split = await engine.call('portfolioSplit', handles, options, spec);
-    const parts = split.type === 'success' ? split.value.parts : [];
-    const mirror = parts.length === 2 ? await second?.inputs(inputs) : null;
-    status.dataset.workers = mirror ? '2' : '1';
-    if (!mirror) return engine.post('portfolioWithProgress', [handles, options, spec], onProgress);
-    const [[a0, a1], [b0, b1]] = parts;
-    const done = [0, 0];
-    const progress = (i, runs) => (f) => { done[i] = f * runs; onProgress((done[0] + done[1]) / b1); };
-    const [a, b] = await Promise.all([
-      engine.post('portfolioPartWithProgress', [handles, options, spec, a0, a1], progress(0, a1 - a0)),
-      mirror.engine.post('portfolioPartWithProgress', [mirror.engine.handlesJson(mirror.inputs), options, spec, b0, b1], progress(1, b1 - b0)),
-    ]);
-    if (a.cancelled || b.cancelled) return { ...a, cancelled: true };
-    if (a.type !== 'success') return a;
-    if (b.type !== 'success') return b;
-    return engine.call('portfolioAssemble', handles, options, spec, JSON.stringify([a.value, b.value]));
   }
 
   /** Opens the policies marked A and B in the editors: the page runs them as its A/B compare. */

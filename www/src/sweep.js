@@ -7,6 +7,7 @@ import { h, diagText, emit } from './state.js';
 import { metricCatalog } from './metrics.js';
 import { ticks } from './format.js';
 import { createGridSweep } from './heatmap.js';
+import { runShared } from './mirror.js';
 
 // The metrics a sweep can chart: the catalog's chartable ones (labels, units, scales from Rust).
 const chartable = () => metricCatalog().filter((m) => m.chartable);
@@ -35,7 +36,7 @@ export function parseValues(text) {
   return { values };
 }
 
-export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOptions, lastRunMs, download }) {
+export function createSweepPanel(el, { engine, second, lint, getPolicy, getInputs, getOptions, lastRunMs, download }) {
   const setting = h('select', { id: 'sweep-parameter', 'data-testid': 'sweep-parameter' });
   const values = h('input', { id: 'sweep-values', 'data-testid': 'sweep-values', size: 28 });
   const seeds = h('input', { id: 'sweep-seeds', 'data-testid': 'sweep-seeds', type: 'number', min: '1', max: '100', step: '1', value: '5' });
@@ -62,7 +63,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     h('div', { class: 'row' }, h('label', { for: 'sweep-metric' }, 'Chart '), metric, csv),
     canvas, table);
   // Two settings at once (heatmap.js), from the same settings.
-  const grid = createGridSweep(el, { engine, lint, getPolicy, getInputs, getOptions, download, settings: () => settings, parseValues, suggestValues });
+  const grid = createGridSweep(el, { engine, second, lint, getPolicy, getInputs, getOptions, download, settings: () => settings, parseValues, suggestValues });
 
   /** Fills the setting picker from policy A's current text (kept when the setting remains). */
   async function refresh() {
@@ -107,7 +108,9 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     status.textContent = `running ${count} runs${about}…`;
     runButton.disabled = true; stop.disabled = false; bar.hidden = false; bar.value = 0;
     const started = performance.now();
-    const answer = await engine.sweep(inputs, policy, getOptions(), { parameter, values: list, seeds: n }, (f) => { bar.value = f; });
+    const shared = await runShared(engine, second, 'sweep', inputs, [policy, JSON.stringify(getOptions()), JSON.stringify({ parameter, values: list, seeds: n })], (f) => { bar.value = f; });
+    const answer = shared.answer;
+    status.dataset.workers = String(shared.workers);
     runButton.disabled = false; stop.disabled = true; bar.hidden = true;
     if (answer.cancelled) { status.textContent = 'stopped; the engine restarted and your inputs were loaded again'; return; }
     if (answer.type !== 'success') {
@@ -132,7 +135,7 @@ export function createSweepPanel(el, { engine, lint, getPolicy, getInputs, getOp
     if (a.type === 'success') download('sweep.csv', a.value, 'text/csv');
     else { status.textContent = a.errors.map(diagText).join('; '); status.classList.add('error'); }
   });
-  stop.addEventListener('click', () => engine.cancel());
+  stop.addEventListener('click', () => { engine.cancel(); second?.cancel(); });
   metric.addEventListener('change', () => draw());
 
   function draw() {
