@@ -101,10 +101,11 @@ export function createSweepPanel(el, { engine, second, lint, getPolicy, getInput
     if (!inputs.topology || !inputs.workload) { status.textContent = 'load a topology and a workload first'; status.classList.add('error'); return; }
     const policy = getPolicy();
     status.classList.remove('error');
-    // Runs share the worker with the live runs, which wait meanwhile: say how long it may take.
+    // Runs share the worker with the live runs, which wait meanwhile: say how long it may take
+    // (at most: when Rust shares the runs with the second worker, about half).
     const count = Math.max(1, list.length) * n;
     const each = lastRunMs();
-    const about = each ? ` (about ${each * count < 60000 ? `${Math.ceil((each * count) / 1000)} s` : `${Math.ceil((each * count) / 60000)} min`}; edits run after it)` : '';
+    const about = each ? ` (up to about ${each * count < 60000 ? `${Math.ceil((each * count) / 1000)} s` : `${Math.ceil((each * count) / 60000)} min`}; edits run after it)` : '';
     status.textContent = `running ${count} runs${about}…`;
     runButton.disabled = true; stop.disabled = false; bar.hidden = false; bar.value = 0;
     const started = performance.now();
