@@ -49,6 +49,9 @@ export function createMirror(main, url) {
       const wanted = KINDS.map((k) => inputs[k]).filter(Boolean);
       if ([...copies.keys()].some((r) => !wanted.includes(r))) drop();
       engine ??= new Engine(url);
+      // After a Stop the worker is loading its copies again: wait for them (false: stopped
+      // again meanwhile, so this work runs in main alone).
+      if (!(await engine.settled())) return null;
       const out = { topology: null, workload: null, carbon: null };
       for (const k of KINDS) {
         if (!inputs[k]) continue;
