@@ -7,6 +7,8 @@
 
 use crate::api;
 use crate::api::handles;
+use crate::portfolio::grid::GridSpec;
+use crate::sweep::SweepSpec;
 use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 
@@ -300,7 +302,7 @@ fn typed_array(column: crate::output::columns::Column<'_>) -> JsValue {
 #[wasm_bindgen]
 pub fn sweep(handles_json: &str, policy_text: &str, options_json: &str, spec_json: &str) -> String {
     with_session(|s| {
-        s.sweep_json_str(
+        s.sweep_json_str::<SweepSpec>(
             handles_json,
             policy_text,
             options_json,
@@ -319,18 +321,13 @@ pub fn sweep_with_progress(
     spec_json: &str,
     progress: &js_sys::Function,
 ) -> String {
-    let mut report = |done: usize, total: usize| {
-        let fraction = done as f64 / total.max(1) as f64;
-        // A callback that throws is the page's bug; the sweep goes on.
-        let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
-    };
     with_session(|s| {
-        s.sweep_json_str(
+        s.sweep_json_str::<SweepSpec>(
             handles_json,
             policy_text,
             options_json,
             spec_json,
-            &mut report,
+            &mut fraction_of(progress),
         )
     })
 }
@@ -693,7 +690,9 @@ pub fn sweep_split(
     options_json: &str,
     spec_json: &str,
 ) -> String {
-    with_session(|s| s.sweep_split_json_str(handles_json, policy_text, options_json, spec_json))
+    with_session(|s| {
+        s.sweep_split_json_str::<SweepSpec>(handles_json, policy_text, options_json, spec_json)
+    })
 }
 
 /// See [`handles::Session::sweep_part`]: runs `from..to` of that sweep, `progress(fraction)`
@@ -710,7 +709,7 @@ pub fn sweep_part_with_progress(
 ) -> String {
     let runs = from as usize..to as usize;
     with_session(|s| {
-        s.sweep_part_json_str(
+        s.sweep_part_json_str::<SweepSpec>(
             handles_json,
             policy_text,
             options_json,
@@ -732,7 +731,7 @@ pub fn sweep_assemble(
     parts_json: &str,
 ) -> String {
     with_session(|s| {
-        s.sweep_assemble_json_str(
+        s.sweep_assemble_json_str::<SweepSpec>(
             handles_json,
             policy_text,
             options_json,
@@ -742,7 +741,7 @@ pub fn sweep_assemble(
     })
 }
 
-/// See [`handles::Session::sweep_grid_split`]: as [`sweep_split`] for a 2-D sweep.
+/// See [`handles::Session::sweep_split`]: as [`sweep_split`] for a 2-D sweep.
 #[wasm_bindgen(js_name = sweepGridSplit)]
 pub fn sweep_grid_split(
     handles_json: &str,
@@ -751,11 +750,11 @@ pub fn sweep_grid_split(
     spec_json: &str,
 ) -> String {
     with_session(|s| {
-        s.sweep_grid_split_json_str(handles_json, policy_text, options_json, spec_json)
+        s.sweep_split_json_str::<GridSpec>(handles_json, policy_text, options_json, spec_json)
     })
 }
 
-/// See [`handles::Session::sweep_grid_part`]: as [`sweep_part_with_progress`] for a 2-D sweep.
+/// See [`handles::Session::sweep_part`]: as [`sweep_part_with_progress`] for a 2-D sweep.
 #[wasm_bindgen(js_name = sweepGridPartWithProgress)]
 pub fn sweep_grid_part_with_progress(
     handles_json: &str,
@@ -768,7 +767,7 @@ pub fn sweep_grid_part_with_progress(
 ) -> String {
     let runs = from as usize..to as usize;
     with_session(|s| {
-        s.sweep_grid_part_json_str(
+        s.sweep_part_json_str::<GridSpec>(
             handles_json,
             policy_text,
             options_json,
@@ -779,7 +778,7 @@ pub fn sweep_grid_part_with_progress(
     })
 }
 
-/// See [`handles::Session::sweep_grid_assemble`]: as [`sweep_assemble`] for a 2-D sweep.
+/// See [`handles::Session::sweep_assemble`]: as [`sweep_assemble`] for a 2-D sweep.
 #[wasm_bindgen(js_name = sweepGridAssemble)]
 pub fn sweep_grid_assemble(
     handles_json: &str,
@@ -789,7 +788,7 @@ pub fn sweep_grid_assemble(
     parts_json: &str,
 ) -> String {
     with_session(|s| {
-        s.sweep_grid_assemble_json_str(
+        s.sweep_assemble_json_str::<GridSpec>(
             handles_json,
             policy_text,
             options_json,
@@ -857,7 +856,7 @@ pub fn pareto(request_json: &str) -> String {
     api::portfolio::pareto_json_str(request_json)
 }
 
-/// See [`handles::Session::sweep_grid`]: a 2-D sweep, `spec_json` `{"x": {"parameter",
+/// See [`handles::Session::sweep`]: a 2-D sweep, `spec_json` `{"x": {"parameter",
 /// "values"}, "y": {...}, "seeds"}`; the other arguments are [`sweep`]'s.
 #[wasm_bindgen(js_name = sweepGrid)]
 pub fn sweep_grid(
@@ -867,7 +866,7 @@ pub fn sweep_grid(
     spec_json: &str,
 ) -> String {
     with_session(|s| {
-        s.sweep_grid_json_str(
+        s.sweep_json_str::<GridSpec>(
             handles_json,
             policy_text,
             options_json,
@@ -886,18 +885,13 @@ pub fn sweep_grid_with_progress(
     spec_json: &str,
     progress: &js_sys::Function,
 ) -> String {
-    let mut report = |done: usize, total: usize| {
-        let fraction = done as f64 / total.max(1) as f64;
-        // A callback that throws is the page's bug; the sweep goes on.
-        let _ = progress.call1(&JsValue::NULL, &JsValue::from_f64(fraction));
-    };
     with_session(|s| {
-        s.sweep_grid_json_str(
+        s.sweep_json_str::<GridSpec>(
             handles_json,
             policy_text,
             options_json,
             spec_json,
-            &mut report,
+            &mut fraction_of(progress),
         )
     })
 }
@@ -944,8 +938,8 @@ pub fn load_workload_parquet_selected(
     })
 }
 
-/// See [`api::portfolio::sweep_grid_csv`]: a 2-D sweep answer's value (JSON text) as CSV.
+/// See [`api::sweeps::sweep_grid_csv`]: a 2-D sweep answer's value (JSON text) as CSV.
 #[wasm_bindgen(js_name = sweepGridCsv)]
 pub fn sweep_grid_csv(report_json: &str) -> String {
-    api::portfolio::sweep_grid_csv_json_str(report_json)
+    api::sweeps::sweep_grid_csv_json_str(report_json)
 }

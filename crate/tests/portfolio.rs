@@ -420,7 +420,7 @@ fn a_2d_sweep_s_cells_are_single_runs_made_the_ordinary_way() {
     };
     let mem = r#"{"type": "prefab", "policyName": "Mem"}"#;
     let mut calls = 0;
-    let report = value(s.sweep_grid(&h, mem, &o, &spec, &mut |_, total| {
+    let report = value(s.sweep(&h, mem, &o, &spec, &mut |_, total| {
         calls += 1;
         assert_eq!(total, 8);
     }));
@@ -455,7 +455,7 @@ fn a_2d_sweep_s_cells_are_single_runs_made_the_ordinary_way() {
         distinct.len()
     );
     // A bad grid is a failure answer naming the setting, never a panic.
-    let bad: Value = serde_json::from_str(&s.sweep_grid_json_str(
+    let bad: Value = serde_json::from_str(&s.sweep_json_str::<GridSpec>(
         &handles,
         mem,
         "{}",

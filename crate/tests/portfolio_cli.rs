@@ -350,7 +350,7 @@ fn a_2d_sweep_s_cells_are_simulate_runs() {
     );
     assert!(lines[2].starts_with("3,-1,0,"), "{}", lines[2]);
     // The page's download (the api's sweepGridCsv of the JSON report) is the same text.
-    match policy_playground::api::portfolio::sweep_grid_csv(&report.to_string()) {
+    match policy_playground::api::sweeps::sweep_grid_csv(&report.to_string()) {
         policy_playground::api::Answer::Success { value } => {
             assert_eq!(value.trim_end(), csv.trim_end())
         }

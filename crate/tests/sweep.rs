@@ -175,14 +175,15 @@ fn an_api_sweep_over_seeds_is_the_runs_under_each_seed() {
         json!({"mean": mean, "min": min, "max": max, "runs": 4})
     );
     // A bad request is a failure answer, never a panic.
-    let bad: Value = serde_json::from_str(&s.sweep_json_str(
-        &handles,
-        mem,
-        "{}",
-        "{\"values\": 3}",
-        &mut |_, _| {},
-    ))
-    .expect("JSON");
+    let bad: Value =
+        serde_json::from_str(&s.sweep_json_str::<policy_playground::sweep::SweepSpec>(
+            &handles,
+            mem,
+            "{}",
+            "{\"values\": 3}",
+            &mut |_, _| {},
+        ))
+        .expect("JSON");
     assert_eq!(bad["type"], "failure");
     assert!(
         bad["errors"][0]["message"]

@@ -1,6 +1,6 @@
 //! The portfolio over loaded handles ([`crate::portfolio`]): many policies on the same inputs
-//! and options, each under the same seeds ([`Session::portfolio`]); a 2-D sweep
-//! ([`Session::sweep_grid`]); and, needing no session, the Pareto front of any points
+//! and options, each under the same seeds ([`Session::portfolio`], or in parts for the page's
+//! two workers); and, needing no session, the Pareto front of any points
 //! ([`pareto`]) and a portfolio's table as CSV ([`portfolio_csv`]). Runs are metrics only: no
 //! run is kept (the page opens two policies in its timeline by running them as usual).
 
@@ -10,14 +10,11 @@ use super::{failure, guard, Answer};
 use crate::diag::Diagnostic;
 use crate::parallel::Split;
 use crate::policy::Policy;
-use crate::portfolio::grid::{self, GridReport, GridSpec};
 use crate::portfolio::pareto::{self, Pareto, ParetoRequest};
 use crate::portfolio::{
     self as pf, Planned, PortfolioPart, PortfolioReport, PortfolioSpec, Settings,
 };
-use crate::sweep::SweepPart;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 impl Session {
     /// Runs every entry of `spec` on the handles' inputs under `options` (each entry with its
@@ -30,24 +27,11 @@ impl Session {
         spec: &PortfolioSpec,
         progress: &mut dyn FnMut(f64),
     ) -> Answer<PortfolioReport> {
-        guard(
-            || match self.portfolio_report(handles, options, spec, progress) {
-                Ok(value) => Answer::Success { value },
-                Err(errors) => Answer::Failure { errors },
-            },
-        )
-    }
-
-    fn portfolio_report(
-        &self,
-        handles: &Handles,
-        options: &RunOptions,
-        spec: &PortfolioSpec,
-        progress: &mut dyn FnMut(f64),
-    ) -> Result<PortfolioReport, Vec<Diagnostic>> {
-        let (settings, policies) = settings_and_policies(spec, options)?;
-        let planned = self.plan(handles, options, spec, &policies)?;
-        pf::run(&planned, &settings, progress)
+        guard(|| {
+            Answer::from(self.planned(handles, options, spec, |planned, settings| {
+                pf::run(planned, settings, progress)
+            }))
+        })
     }
 
     /// Makes runs `from..to` of the portfolio [`Session::portfolio`] would make (run `k`: entry
@@ -63,20 +47,10 @@ impl Session {
         progress: &mut dyn FnMut(f64),
     ) -> Answer<PortfolioPart> {
         guard(|| {
-            let made = settings_and_policies(spec, options).and_then(|(settings, policies)| {
-                let planned = self.plan(handles, options, spec, &policies)?;
-                pf::run_part(
-                    &planned,
-                    &settings,
-                    runs,
-                    progress,
-                    crate::parallel::workers(),
-                )
-            });
-            match made {
-                Ok(value) => Answer::Success { value },
-                Err(errors) => Answer::Failure { errors },
-            }
+            Answer::from(self.planned(handles, options, spec, |planned, settings| {
+                let workers = crate::parallel::workers();
+                pf::run_part(planned, settings, runs, progress, workers)
+            }))
         })
     }
 
@@ -90,15 +64,24 @@ impl Session {
         parts: Vec<PortfolioPart>,
     ) -> Answer<PortfolioReport> {
         guard(|| {
-            let report = settings_and_policies(spec, options).and_then(|(settings, policies)| {
-                let planned = self.plan(handles, options, spec, &policies)?;
-                pf::assemble(&planned, &settings, parts)
-            });
-            match report {
-                Ok(value) => Answer::Success { value },
-                Err(errors) => Answer::Failure { errors },
-            }
+            Answer::from(self.planned(handles, options, spec, |planned, settings| {
+                pf::assemble(planned, settings, parts)
+            }))
         })
+    }
+
+    /// `then` of the portfolio's planned runs and settings: the settings checked first, then
+    /// the entries' policies, then every run's inputs and options, once, before the first run.
+    fn planned<R>(
+        &self,
+        handles: &Handles,
+        options: &RunOptions,
+        spec: &PortfolioSpec,
+        then: impl FnOnce(&[Planned], &Settings) -> Result<R, Vec<Diagnostic>>,
+    ) -> Result<R, Vec<Diagnostic>> {
+        let (settings, policies) = settings_and_policies(spec, options)?;
+        let planned = self.plan(handles, options, spec, &policies)?;
+        then(&planned, &settings)
     }
 
     /// The planned runs of a portfolio's `policies` (its options checked once, before the
@@ -142,7 +125,7 @@ impl Session {
     }
 
     /// How the page shares the runs of this portfolio between its two workers
-    /// ([`crate::portfolio::Split`]), from the number of runs and the workload's size.
+    /// ([`crate::parallel::Split`]), from the number of runs and the workload's size.
     pub fn portfolio_split(
         &self,
         handles: &Handles,
@@ -203,228 +186,6 @@ impl Session {
             Err(failure) => failure,
         }
     }
-
-    /// A 2-D sweep of the policy of `policy_text` on the handles' inputs (see
-    /// [`crate::portfolio::grid`]); `progress(done, total)` after each run.
-    pub fn sweep_grid(
-        &self,
-        handles: &Handles,
-        policy_text: &str,
-        options: &RunOptions,
-        spec: &GridSpec,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Answer<GridReport> {
-        guard(|| {
-            let plan = match self.grid_plan(handles, policy_text, options, spec) {
-                Ok(plan) => plan,
-                Err(errors) => return Answer::Failure { errors },
-            };
-            let mut failed: Option<Vec<Diagnostic>> = None;
-            let report = grid::run(
-                spec,
-                plan,
-                self.grid_runs(handles, options, spec, &mut failed),
-                progress,
-            );
-            match failed {
-                Some(errors) => Answer::Failure { errors },
-                None => Answer::Success { value: report },
-            }
-        })
-    }
-
-    /// How the page shares this 2-D sweep's runs between its two workers.
-    pub fn sweep_grid_split(
-        &self,
-        handles: &Handles,
-        policy_text: &str,
-        options: &RunOptions,
-        spec: &GridSpec,
-    ) -> Answer<Split> {
-        guard(|| {
-            Answer::from(
-                self.grid_plan(handles, policy_text, options, spec)
-                    .and_then(|(cells, seeds)| self.split(handles, cells.len() * seeds.len())),
-            )
-        })
-    }
-
-    /// Makes runs `runs` of the 2-D sweep [`Session::sweep_grid`] would make (cell by cell,
-    /// each under each seed), for [`Session::sweep_grid_assemble`].
-    pub fn sweep_grid_part(
-        &self,
-        handles: &Handles,
-        policy_text: &str,
-        options: &RunOptions,
-        spec: &GridSpec,
-        runs: std::ops::Range<usize>,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> Answer<SweepPart> {
-        guard(|| {
-            let (cells, seeds) = match self.grid_plan(handles, policy_text, options, spec) {
-                Ok(plan) => plan,
-                Err(errors) => return Answer::Failure { errors },
-            };
-            let jobs = crate::sweep::jobs(&cells, &seeds);
-            let mut failed: Option<Vec<Diagnostic>> = None;
-            let made = self.grid_runs(handles, options, spec, &mut failed);
-            let part = crate::sweep::run_part(&jobs, runs, made, progress);
-            Answer::from(match failed {
-                Some(errors) => Err(errors),
-                None => part,
-            })
-        })
-    }
-
-    /// The report of the 2-D sweep whose runs are in `parts`: the same as
-    /// [`Session::sweep_grid`]'s.
-    pub fn sweep_grid_assemble(
-        &self,
-        handles: &Handles,
-        policy_text: &str,
-        options: &RunOptions,
-        spec: &GridSpec,
-        parts: Vec<SweepPart>,
-    ) -> Answer<GridReport> {
-        guard(|| {
-            Answer::from(
-                self.grid_plan(handles, policy_text, options, spec)
-                    .and_then(|plan| {
-                        let runs = crate::sweep::from_parts(parts, plan.0.len() * plan.1.len())?;
-                        Ok(grid::run(spec, plan, runs, &mut |_, _| {}))
-                    }),
-            )
-        })
-    }
-
-    /// The cells and seeds of a 2-D sweep, its policy and run options checked before the first
-    /// run.
-    fn grid_plan(
-        &self,
-        handles: &Handles,
-        policy_text: &str,
-        options: &RunOptions,
-        spec: &GridSpec,
-    ) -> Result<crate::sweep::Plan, Vec<Diagnostic>> {
-        let (policy, _) = parse_policy(policy_text)?;
-        let plan = grid::plan(&policy, spec, options.seed).map_err(|errors| {
-            errors
-                .into_iter()
-                .map(|d| d.under("sweep"))
-                .collect::<Vec<_>>()
-        })?;
-        self.request(handles, &policy, options)
-            .and_then(|r| r.options.sim_options(None).map(|_| ()))?;
-        Ok(plan)
-    }
-
-    /// The 2-D sweep's runs one after the other, each with its cell's run options; the first
-    /// run's errors go to `failed`.
-    fn grid_runs<'a>(
-        &'a self,
-        handles: &'a Handles,
-        options: &'a RunOptions,
-        spec: &'a GridSpec,
-        failed: &'a mut Option<Vec<Diagnostic>>,
-    ) -> impl crate::sweep::Runs + 'a {
-        crate::sweep::one_after_another(move |policy: &Policy, value: &Value, seed| {
-            let o = RunOptions {
-                seed,
-                ..grid::cell_options(spec, value, options)
-            };
-            self.metrics_of(handles, policy, &o, failed)
-        })
-    }
-
-    /// [`Session::sweep_grid`] with its request as JSON text (`spec` a [`GridSpec`]).
-    pub fn sweep_grid_json_str(
-        &self,
-        handles: &str,
-        policy_text: &str,
-        options: &str,
-        spec: &str,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> String {
-        match read_grid(handles, options, spec) {
-            Ok((h, o, spec)) => self
-                .sweep_grid(&h, policy_text, &o, &spec, progress)
-                .to_json_string(),
-            Err(failure) => failure,
-        }
-    }
-
-    /// [`Session::sweep_grid_split`] with its request as JSON text.
-    pub fn sweep_grid_split_json_str(
-        &self,
-        handles: &str,
-        policy_text: &str,
-        options: &str,
-        spec: &str,
-    ) -> String {
-        match read_grid(handles, options, spec) {
-            Ok((h, o, spec)) => self
-                .sweep_grid_split(&h, policy_text, &o, &spec)
-                .to_json_string(),
-            Err(failure) => failure,
-        }
-    }
-
-    /// [`Session::sweep_grid_part`] with its request as JSON text and runs `from..to`.
-    pub fn sweep_grid_part_json_str(
-        &self,
-        handles: &str,
-        policy_text: &str,
-        options: &str,
-        spec: &str,
-        runs: std::ops::Range<usize>,
-        progress: &mut dyn FnMut(usize, usize),
-    ) -> String {
-        match read_grid(handles, options, spec) {
-            Ok((h, o, spec)) => self
-                .sweep_grid_part(&h, policy_text, &o, &spec, runs, progress)
-                .to_json_string(),
-            Err(failure) => failure,
-        }
-    }
-
-    /// [`Session::sweep_grid_assemble`] with its request as JSON text and `parts` a JSON array
-    /// of the parts' values.
-    pub fn sweep_grid_assemble_json_str(
-        &self,
-        handles: &str,
-        policy_text: &str,
-        options: &str,
-        spec: &str,
-        parts: &str,
-    ) -> String {
-        let parts: Vec<SweepPart> = match read(parts, "parts", "[{\"from\", \"metrics\"}]") {
-            Ok(p) => p,
-            Err(e) => return e,
-        };
-        match read_grid(handles, options, spec) {
-            Ok((h, o, spec)) => self
-                .sweep_grid_assemble(&h, policy_text, &o, &spec, parts)
-                .to_json_string(),
-            Err(failure) => failure,
-        }
-    }
-}
-
-/// A 2-D sweep request's handles, options and spec read from JSON text, or the failure's JSON
-/// text.
-fn read_grid(
-    handles: &str,
-    options: &str,
-    spec: &str,
-) -> Result<(Handles, RunOptions, GridSpec), String> {
-    let spec: GridSpec = read(
-        spec,
-        "sweep",
-        "{\"x\": {\"parameter\", \"values\"}, \"y\": {...}, \"seeds\"}",
-    )?;
-    parse_request(handles, options)
-        .map(|(h, o)| (h, o, spec))
-        .map_err(|errors| Answer::<()>::Failure { errors }.to_json_string())
 }
 
 /// A portfolio's settings (checked first), then the policies of its entries, each error under
@@ -520,20 +281,4 @@ pub fn portfolio_csv(report_json: &str) -> Answer<String> {
 /// [`portfolio_csv`] as JSON text.
 pub fn portfolio_csv_json_str(report_json: &str) -> String {
     portfolio_csv(report_json).to_json_string()
-}
-
-/// A 2-D sweep report (its JSON text) as CSV, one row per run ([`grid::csv`]): the bytes of
-/// `sweep --csv` with two settings.
-pub fn sweep_grid_csv(report_json: &str) -> Answer<String> {
-    guard(|| match serde_json::from_str::<GridReport>(report_json) {
-        Ok(report) => Answer::Success {
-            value: grid::csv(&report),
-        },
-        Err(e) => failure(format!("not a 2-D sweep report: {e}")),
-    })
-}
-
-/// [`sweep_grid_csv`] as JSON text.
-pub fn sweep_grid_csv_json_str(report_json: &str) -> String {
-    sweep_grid_csv(report_json).to_json_string()
 }
