@@ -16,7 +16,9 @@
 //! at its first fragment's usage: the same placements, completions and results without the
 //! changes of usage, so the figure is what the scheduling, the event loop's task-level instants
 //! and the result cost on their own (the part of the run that no way of stepping through the
-//! fragments can remove; the decode figure then includes the collapsing).
+//! fragments can remove; the decode figure then includes the collapsing). With
+//! `PROFILE_PLACEMENTS=1` the run is of the placements only (`Options::placements_only`, the
+//! page's first draw after an edit) with the workload's digest given, as a session gives it.
 
 use policy_playground::bench::{self, median, ms_since};
 use policy_playground::experiment::{self, Disk};
@@ -54,6 +56,7 @@ fn surf_week(n: usize, only: Option<&str>) -> Result<(), String> {
     let (carbon, _) = experiment::referenced_carbon(&Disk, &topology, &topology_path);
     let policy = bench::policy(r#"{"type": "prefab", "policyName": "Mem"}"#)?;
     let collapse = std::env::var_os("PROFILE_COLLAPSE").is_some();
+    let placements_only = std::env::var_os("PROFILE_PLACEMENTS").is_some();
     let decode_once = || {
         read_parquet_workload(&tasks, &fragments)
             .map(|w| if collapse { one_fragment_each(&w) } else { w })
@@ -77,7 +80,12 @@ fn surf_week(n: usize, only: Option<&str>) -> Result<(), String> {
                 seed: 0,
                 quantum_ms: 1000,
             };
-            let r = simulate(scenario, Options::default());
+            let options = Options {
+                placements_only,
+                workload_digest: placements_only.then(|| "given".to_string()),
+                ..Options::default()
+            };
+            let r = simulate(scenario, options);
             sim.push(ms_since(t0));
             if r.metrics.tasks_completed as usize != workload.tasks.len() {
                 return Err(format!("{} tasks completed", r.metrics.tasks_completed));

@@ -129,6 +129,7 @@ impl RunOptions {
             semantics: self.semantics,
             forecast_error: self.forecast_error.unwrap_or(0.0),
             workload_digest: None,
+            placements_only: false,
         })
     }
 
@@ -200,6 +201,8 @@ pub struct RunRequest<'a> {
     pub carbon_reference: CarbonReference,
     /// The workload's digest when known ([`sim::Options::workload_digest`]).
     pub workload_digest: Option<String>,
+    /// Only the placements and task times ([`sim::Options::placements_only`]).
+    pub placements_only: bool,
 }
 
 /// A finished run: its result, and the explanation asked for.
@@ -220,6 +223,7 @@ impl<'a> RunRequest<'a> {
             warnings: Vec::new(),
             carbon_reference: reference,
             workload_digest: None,
+            placements_only: false,
         }
     }
 
@@ -249,6 +253,7 @@ impl<'a> RunRequest<'a> {
     ) -> Result<R, Vec<Diagnostic>> {
         let mut options = self.options.sim_options(self.explain.clone())?;
         options.workload_digest = self.workload_digest.clone();
+        options.placements_only = self.placements_only;
         let topology = self.topology()?;
         let carbon = self.carbon()?;
         let scenario = sim::Scenario {

@@ -84,6 +84,8 @@ fn shapes(cfg: &Config) -> Vec<String> {
         decl::<api::binary::ResultHead>(cfg),
         decl::<api::binary::SeriesHead>(cfg),
         decl::<api::binary::BinaryRun>(cfg),
+        decl::<api::binary::PlacementsHead>(cfg),
+        decl::<api::binary::PlacementsRun>(cfg),
         decl::<api::export::OpenDcExport>(cfg),
         decl::<api::export::WorkloadParquet>(cfg),
         decl::<api::export_sdk::OpenDc3Export>(cfg),
@@ -187,6 +189,7 @@ fn exports(cfg: &Config) -> Vec<(&'static str, String)> {
             "runBinaryWithProgress",
             answer::<api::binary::BinaryRun>(cfg),
         ),
+        ("runPlacements", answer::<api::binary::PlacementsRun>(cfg)),
         ("sweep", answer::<sweep::SweepReport>(cfg)),
         ("sweepWithProgress", answer::<sweep::SweepReport>(cfg)),
         ("sweepCsv", text()),
@@ -277,8 +280,8 @@ pub fn declarations() -> String {
     }
     out.push_str(
         "/** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet\n \
-         * exports and `runBinaryWithProgress` answer the object itself). `lastPanic`, `formatDuration`,\n \
-         * `formatDurationDifference` and `axisTicks` answer plain text, `start` nothing. */\n\
+         * exports, `runBinaryWithProgress` and `runPlacements` answer the object itself). `lastPanic`, `formatDuration`,\n \
+         * `formatDurationDifference` and `axisTicks` answer plain text, `placementsFirst` a boolean, `start` nothing. */\n\
          export interface Answers {\n",
     );
     for (name, answer) in exports(&cfg) {

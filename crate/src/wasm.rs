@@ -251,25 +251,71 @@ pub fn run_binary_with_progress(
                 });
         bytes_answer(answer, |run| {
             let (head, columns, steps, bars) = run.split();
-            let text = serde_json::to_string(&head).unwrap_or_else(|_| "{}".into());
-            let value = js_sys::JSON::parse(&text).unwrap_or_else(|_| js_sys::Object::new().into());
-            let c = typed_arrays(columns.columns());
-            set(&c, "taskCount", &JsValue::from(columns.task_count));
-            set(&c, "hostCount", &JsValue::from(columns.host_count));
-            set(&c, "ascii", &JsValue::from_bool(columns.ascii));
-            let names = js_sys::Array::new();
-            for n in &columns.state_names {
-                names.push(&JsValue::from_str(n));
-            }
-            set(&c, "stateNames", &names);
-            set(&value, "columns", &c);
+            let value = json_value(&head);
+            set(&value, "columns", &columns_js(&columns));
             set(&value, "steps", &typed_arrays(steps.columns()));
-            let b = typed_arrays(bars.columns());
-            set(&b, "lanes", &JsValue::from(bars.lanes));
-            set(&value, "bars", &b);
+            set(&value, "bars", &bars_js(&bars));
             value
         })
     })
+}
+
+/// See [`handles::Session::run_placements`]: the placements of the run
+/// [`run_binary_with_progress`] would make, about ten times sooner on traces of many
+/// fragments, for a first draw of the timeline while that run goes on: `{type: "success",
+/// value: {result: {makespanMs, startEpochMs, series}, columns, bars}}`, the columns and bars
+/// as that answer's (the hosts' figures that follow usage are NaN).
+#[wasm_bindgen(js_name = runPlacements)]
+pub fn run_placements(handles_json: &str, policy_text: &str, options_json: &str) -> JsValue {
+    SESSION.with(|s| {
+        let answer = s
+            .borrow()
+            .run_placements_str(handles_json, policy_text, options_json);
+        bytes_answer(answer, |run| {
+            let value = js_sys::Object::new().into();
+            set(&value, "result", &json_value(&run.result));
+            set(&value, "columns", &columns_js(&run.columns));
+            set(&value, "bars", &bars_js(&run.bars));
+            value
+        })
+    })
+}
+
+/// See [`api::binary::placements_first`]: whether the page draws a run's placements
+/// ([`run_placements`]) before its full result, for a workload of `fragments` fragments (its
+/// summary's count). A plain boolean, not a tagged answer: the page's main thread asks it of its
+/// own instance (as it formats durations), before it posts the run, so that the placements are
+/// asked first.
+#[wasm_bindgen(js_name = placementsFirst)]
+pub fn placements_first(fragments: f64) -> bool {
+    fragments.is_finite() && fragments >= 0.0 && api::binary::placements_first(fragments as u64)
+}
+
+/// A serialisable value as a JS object (through JSON text: plain objects and arrays, no `Map`).
+fn json_value(v: &impl serde::Serialize) -> JsValue {
+    let text = serde_json::to_string(v).unwrap_or_else(|_| "{}".into());
+    js_sys::JSON::parse(&text).unwrap_or_else(|_| js_sys::Object::new().into())
+}
+
+/// A run's columns as typed arrays, with their counts and the names of the state codes.
+fn columns_js(columns: &crate::output::columns::RunColumns) -> JsValue {
+    let c = typed_arrays(columns.columns());
+    set(&c, "taskCount", &JsValue::from(columns.task_count));
+    set(&c, "hostCount", &JsValue::from(columns.host_count));
+    set(&c, "ascii", &JsValue::from_bool(columns.ascii));
+    let names = js_sys::Array::new();
+    for n in &columns.state_names {
+        names.push(&JsValue::from_str(n));
+    }
+    set(&c, "stateNames", &names);
+    c
+}
+
+/// The timeline's bars as typed arrays, with their lane count.
+fn bars_js(bars: &crate::output::bars::TimelineBars) -> JsValue {
+    let b = typed_arrays(bars.columns());
+    set(&b, "lanes", &JsValue::from(bars.lanes));
+    b
 }
 
 /// Sets `o[key] = v` (on a fresh object, which cannot refuse it).

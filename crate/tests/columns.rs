@@ -266,6 +266,62 @@ fn the_columns_are_the_json_results_fields_on_the_teaching_sample() {
     );
 }
 
+/// The page's first draw after an edit (`Session::run_placements`) is the full run's: the same
+/// task columns and bars, the hosts' names, clusters, cores, memory and tasks run, end and
+/// regime; the hosts' figures that follow usage are NaN. The binary run's table of figures is
+/// what `compare` answers for that run alone.
+#[test]
+fn the_placements_are_the_full_runs_and_the_table_is_compares() {
+    let mut s = Session::default();
+    let handles = teaching(&mut s);
+    let timeshift = read("www/samples/policies/timeshift-stopper.json");
+    let features = read("www/samples/policies/features.json");
+    for policy in [MEM, timeshift.as_str(), features.as_str()] {
+        let (h, o) = parse_request(&handles, "{}").expect("request");
+        let full = success(s.run_binary(&h, policy, &o, &mut |_| {}));
+        let placed = success(s.run_placements(&h, policy, &o));
+        let (f, p) = (&full.columns, &placed.columns);
+        assert_eq!(placed.bars, full.bars, "{policy}: bars");
+        assert_eq!((p.task_count, p.host_count), (f.task_count, f.host_count));
+        assert_eq!((&p.strings, &p.string_ends), (&f.strings, &f.string_ends));
+        assert_eq!(p.task_host, f.task_host, "{policy}");
+        for (a, b, what) in [
+            (&p.submit_ms, &f.submit_ms, "submit"),
+            (&p.start_ms, &f.start_ms, "start"),
+            (&p.finish_ms, &f.finish_ms, "finish"),
+            (&p.wait_ms, &f.wait_ms, "wait"),
+            (&p.run_from, &f.run_from, "run from"),
+            (&p.run_to, &f.run_to, "run to"),
+            (&p.pause_from, &f.pause_from, "pause from"),
+            (&p.deferral_to, &f.deferral_to, "deferral to"),
+            (&p.host_tasks_run, &f.host_tasks_run, "tasks run"),
+        ] {
+            assert_eq!(a.len(), b.len(), "{policy}: {what}");
+            for (x, y) in a.iter().zip(b) {
+                same(*x, *y, &format!("{policy}: {what}"));
+            }
+        }
+        assert_eq!((&p.state, &p.run_host), (&f.state, &f.run_host));
+        assert!(p.host_energy_j.iter().all(|e| e.is_nan()), "{policy}");
+        assert!(f.host_energy_j.iter().all(|e| *e > 0.0), "{policy}");
+        let r = &placed.result;
+        assert_eq!(r.makespan_ms, full.result.metrics.makespan_ms);
+        assert_eq!(r.start_epoch_ms, full.result.start_epoch_ms);
+        assert_eq!(r.series.regime, full.result.series.regime);
+        assert_eq!(
+            r.series.carbon_intensity,
+            full.result.series.carbon_intensity
+        );
+        let request = json!({"runs": [full.run], "labels": ["A"], "baseline": 0}).to_string();
+        let compared: Value = serde_json::from_str(&s.compare_json_str(&request)).unwrap();
+        assert_eq!(
+            serde_json::to_value(&full.comparison).unwrap(),
+            compared["value"],
+            "{policy}: the table"
+        );
+    }
+}
+
 /// Host `tiny`: 1 core, 64 000 MiB; `main`: 4 cores, 16 000 MiB. a: 4 cores for 2 s from 0;
 /// b: 2 cores for 1 s from 0; c: 8 cores at 0.5 s (no host has them: never placed); d: 2 cores
 /// for 3 s from 1 s; e: 1 core for 1 s from 3 s.

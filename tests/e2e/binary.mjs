@@ -153,4 +153,48 @@ export const BINARY_TESTS = [
     const c = await check(page, 'surf_week under Mem');
     assert.equal(c.tasks.length, 6295);
   }],
+  ['on surf_week an edit draws the placements first, and they are the full run\'s (runPlacements)', async ({ page, url }) => {
+    await open(page, url);
+    // The teaching sample (a few thousand fragments) is not run twice: no placements first.
+    const teaching = await page.evaluate(async (policy) => {
+      const p = window.__playground;
+      let placed = false;
+      p.nextPlacements().then(() => { placed = true; });
+      const results = p.nextResults();
+      p.setPolicy(policy);
+      await results;
+      await new Promise((r) => setTimeout(r, 50));
+      return placed;
+    }, JSON.stringify({ type: 'prefab', policyName: 'MemInv' }, null, 2));
+    assert.equal(teaching, false, 'the teaching sample drew no placements first');
+    const before = await runs(page);
+    await page.selectOption('[data-testid=sample-picker]', 'surf_week');
+    await waitRun(page, before, 120000);
+    const got = await page.evaluate(async (policy) => {
+      const p = window.__playground, tl = p.timelines[0];
+      const copy = (m) => ({ n: m.n, lanes: m.lanes, endMs: m.endMs, tasks: m.data.tasks,
+        bars: ['from', 'to', 'lane', 'row', 'kind', 'task'].map((k) => Array.from(m[k])) });
+      const placed = p.nextPlacements().then(() => ({
+        model: copy(tl.model), stale: document.getElementById('results').classList.contains('stale'),
+        status: document.querySelector('[data-testid=run-status]').textContent,
+        order: p.state.results[0] ? 'placements first' : 'no result yet',
+      }));
+      const mem = copy(tl.model);
+      const results = p.nextResults();
+      p.setPolicy(policy);
+      const first = await placed;
+      await results;
+      const changed = mem.bars.some((col, k) => col.some((v, j) => v !== first.model.bars[k][j]));
+      return { first, changed, full: copy(tl.model), hostEnergy: Array.from(tl.model.data.c.hostEnergyJ.slice(0, 3)) };
+    }, JSON.stringify({ type: 'prefab', policyName: 'Random' }, null, 2));
+    assert.ok(got.first.stale, 'the figures are marked as not yet updated while the placements are shown');
+    assert.match(got.first.status, /placements drawn/);
+    assert.equal(got.first.model.tasks.length, 6295);
+    assert.equal(got.first.model.n, got.full.n, 'bars');
+    assert.deepStrictEqual(got.first.model.bars, got.full.bars, 'the placements\' bars are the full run\'s');
+    assert.deepStrictEqual(got.first.model.tasks, got.full.tasks, 'task records');
+    assert.equal(got.first.model.endMs, got.full.endMs, 'makespan');
+    assert.ok(got.hostEnergy.every((e) => e > 0), `the full run's host figures replace the placements': ${got.hostEnergy}`);
+    assert.ok(got.changed, 'Random places differently from Mem on surf_week (the deterministic prefabs all place alike there): the placements drawn follow the edit');
+  }],
 ];

@@ -135,8 +135,21 @@ export function createEditor(parent, { doc, schema, docs, label, testid, onChang
   return {
     view,
     text: () => view.state.doc.toString(),
+    /** Replaces the text by `text`, as one change of the part that differs (the text before
+     * and after it kept): the editor then redraws only the lines that changed, and an undo
+     * restores only them. */
     setText(text) {
-      view.dispatch({ changes: { from: 0, to: view.state.doc.length, insert: text } });
+      const old = view.state.doc.toString();
+      if (old === text) { // as before: the same text is a change too (its listeners run again)
+        view.dispatch({ changes: { from: 0, to: old.length, insert: text } });
+        return;
+      }
+      let from = 0;
+      while (from < old.length && from < text.length && old[from] === text[from]) from++;
+      let end = 0;
+      while (end < old.length - from && end < text.length - from
+        && old[old.length - 1 - end] === text[text.length - 1 - end]) end++;
+      view.dispatch({ changes: { from, to: old.length - end, insert: text.slice(from, text.length - end) } });
     },
     /** Shows the Rust diagnostics as lint marks. */
     setDiagnostics(diagnostics) {

@@ -11,7 +11,7 @@
 // Answers are typed by www/src/types/answers.d.ts, generated from the Rust types: `call('run',
 // ...)` resolves to `Answers['run']`, so that a misspelt field fails the type check.
 
-import { withData } from './columns.js';
+import { RunData, withData } from './columns.js';
 
 /** @typedef {import('./types/answers').Answers} Answers */
 /** @typedef {import('./types/answers').Diagnostic} Diagnostic */
@@ -242,6 +242,16 @@ export class Engine {
     this.runs.set(ref.id, { inputs, policyText, options, ref });
     const value = withData(answer.value);
     return { ...answer, value: { ...value, run: ref, ms: performance.now() - started, wasmMs: answer.wasmMs } };
+  }
+
+  /** The placements of the run `run` would make (the wasm's runPlacements: tasks and timeline
+   * bars, not kept), for a first draw while that run goes on; resolves to the answer, its value
+   * {result: {makespanMs, startEpochMs, series}, columns, bars, data}. */
+  async placements(inputs, policyText, options) {
+    if (!(await this.settled())) return { ...failure('cancelled'), cancelled: true };
+    const answer = await this.post('runPlacements', [this.handlesJson(inputs), policyText, JSON.stringify(options)]);
+    if (answer.type !== 'success') return answer;
+    return { ...answer, value: { ...answer.value, data: new RunData(answer.value.columns) } };
   }
 
   /** A run's handle in this worker, running it again after a restart. */

@@ -10,6 +10,8 @@ import { Timeline, TimeView, buildModel, utcLabel } from './timeline.js';
 import { renderExplanation, createTaskList } from './explain.js';
 import { renderComparison, setMetricCatalog } from './metrics.js';
 import { loadFormat } from './format.js';
+// Rust's rule for drawing a run's placements first, from the main thread's instance (format.js).
+import { placementsFirst } from '../pkg/policy_playground.js';
 import { createCompare } from './compare.js';
 import { createGallery } from './gallery.js';
 import { createLessons } from './lesson.js';
@@ -190,29 +192,38 @@ async function doRun(clean) {
   const show = setTimeout(() => { bar.hidden = false; }, 200);
   const progress = (part) => (f) => { bar.value = (part + f) / (policies[1] == null ? 1 : 2); };
   const started = performance.now();
+  const runNo = ++runsAsked;
+  // Asked before the run is posted (the worker answers in order), synchronously: a Cancel
+  // clicked from here on stops both.
+  if (placementsFirst(state.summaries.workload?.fragments ?? 0)) drawPlacements(runNo, inputs, policies, options, clean, started);
   const a = await sim.run(inputs, policies[0], options, progress(0));
   const b = policies[1] != null && a.type === 'success' ? await sim.run(inputs, policies[1], options, progress(1)) : null;
   clearTimeout(show);
   bar.hidden = true; bar.value = 0;
   $('cancel').disabled = true;
+  runsEnded = runNo;
   if (!(await clean)) { // the check found errors: the page shows them and the last good result
     for (const r of [a, b]) if (r?.type === 'success') sim.release(r.value.run);
     setStatus('not run: the policy has errors', 'stale');
     return;
   }
   if (a.cancelled || b?.cancelled) {
+    undoPlacements();
     setStatus('cancelled', 'cancelled');
     return;
   }
   if (a.type === 'failure' || b?.type === 'failure') {
     const errors = a.type === 'failure' ? a.errors : b.type === 'failure' ? b.errors : [];
     $('run-errors').replaceChildren(...errors.map((e) => h('li', {}, diagText(e))));
+    undoPlacements();
     setStatus('the run failed', 'failed');
     $('results').classList.add('stale');
     return;
   }
-  // The table of figures (and of differences, when comparing) is Rust's: compare the kept runs.
-  const table = await sim.compare(b ? [a.value.run, b.value.run] : [a.value.run], b ? ['A', 'B'] : ['A']);
+  // The table of figures (and of differences, when comparing) is Rust's: a run answers with its
+  // own; two are compared as kept runs.
+  const table = b ? await sim.compare([a.value.run, b.value.run], ['A', 'B'])
+    : { type: /** @type {const} */ ('success'), value: a.value.comparison };
   if (table.type === 'failure') {
     $('run-errors').replaceChildren(...table.errors.map((e) => h('li', {}, diagText(e))));
     setStatus('the run failed', 'failed');
@@ -235,9 +246,44 @@ async function doRun(clean) {
   emit('results');
 }
 
+/** Runs asked for, and the last whose full runs have ended (drawn or not). */
+let runsAsked = 0, runsEnded = 0;
+
+/** The placements of run `runNo`'s policies (the wasm's runPlacements, asked before the full
+ * runs, so the worker answers them first), drawn in the timelines and the task list as soon as
+ * they come, unless the full runs have ended by then or the check finds errors: on the large
+ * traces Rust's workload summary names (`placementsFirst`), the timeline follows an edit within
+ * a frame or two and the figures when the full runs end. */
+async function drawPlacements(runNo, inputs, policies, options, clean, started) {
+  const answers = await Promise.all(policies.map((p) => (p == null ? null : sim.placements(inputs, p, options))));
+  if (!(await clean) || runsEnded >= runNo) return;
+  if (answers.some((x) => x && x.type !== 'success')) return; // the full run reports the error
+  const [a, b] = answers.map((x) => x && x.value);
+  const models = [buildModel(a), b ? buildModel(b) : null];
+  const end = Math.max(...models.filter(Boolean).map((m) => m.endMs));
+  if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
+  timelines[0].setModel(models[0], false);
+  timelines[1].setModel(models[1], false);
+  taskList.setTasks(a.data, b ? b.data : null);
+  state.placementsOnly = true;
+  $('results').classList.add('stale');
+  $('run-status').dataset.placementsMs = (performance.now() - started).toFixed(1);
+  setStatus('placements drawn; working out power, energy and carbon…', 'running');
+  emit('placements');
+}
+
+/** After a run that ends without a result (cancelled, failed), the timelines and the task list
+ * show the last result again instead of the placements drawn for it. */
+function undoPlacements() {
+  if (!state.placementsOnly) return;
+  state.placementsOnly = false;
+  if (state.results[0]) showResults();
+}
+
 // ---- results ---------------------------------------------------------------------------------
 
 function showResults() {
+  state.placementsOnly = false;
   const [a, b] = state.results;
   $('results').classList.toggle('stale', state.stale);
   renderComparison($('metrics'), state.comparison);
@@ -288,6 +334,11 @@ function addMetricHooks(el) {
 async function explainTask(which, taskId, focus = false) {
   const r = state.results[which];
   if (!r) return;
+  if (state.placementsOnly) { // the timeline shows a run still being made
+    openInspector('explain', focus);
+    $('explain-note').textContent = 'the run is still being made; click the task again when its figures are in';
+    return;
+  }
   const m = timelines[which].model;
   const idx = m.taskIndex.get(taskId);
   if (idx == null) return;
@@ -649,6 +700,8 @@ async function start() {
     /** No edit waits for its check and no run is in flight or queued. */
     idle: () => !checking && !running && !again,
     nextResults: () => new Promise((resolve) => onOnce('results', resolve)),
+    /** Resolves when the placements of a run on a large trace are drawn (before its figures). */
+    nextPlacements: () => new Promise((resolve) => onOnce('placements', resolve)),
   };
   document.body.dataset.ready = 'true';
 }

@@ -25,7 +25,7 @@
  *   policyB: string | null, defaults: RunOptions | null,
  *   options: {seed: number, quantumMs: number, hostCounts: Record<string, number>, semantics?: 'classic' | 'current',
  *     carbonShiftMs?: number, carbonScale?: number, forecastError?: number} | null,
- *   results: (RunValue | null)[], stale: boolean,
+ *   results: (RunValue | null)[], stale: boolean, placementsOnly: boolean,
  *   comparison: import('./types/answers').Comparison | null,
  *   selected: {which: number, taskId: string} | null, cursorMs: number | null}}
  */
@@ -41,6 +41,7 @@ export const state = {
   results: [null, null],
   comparison: null,
   stale: false,
+  placementsOnly: false, // the timelines and task list show a run's placements, its figures to come
   selected: null, // the explained task: which result (0: A, 1: B) and its id
   cursorMs: null,
 };

@@ -103,6 +103,8 @@ export class TimeView {
  * @param {{result: import('./types/answers').ResultHead, data: import('./columns.js').RunData,
  *   bars: import('./types/answers').TimelineBars}} run
  */
+/** The timeline's model of a run value, or of a placements answer's value (whose `result`
+ * has `makespanMs` instead of `metrics`). */
 export function buildModel({ result, data, bars: b }) {
   const hosts = data.hostCount;
   const laneName = [], laneCluster = [];
@@ -123,7 +125,7 @@ export function buildModel({ result, data, bars: b }) {
     get hosts() { return data.hosts; },
     /** The index of a task by its id. */
     taskIndex: { get: (id) => data.indexOf(id) },
-    endMs: Math.max(result.metrics.makespanMs, 1), series: result.series, startEpochMs: result.startEpochMs, ciMin, ciMax,
+    endMs: Math.max(result.metrics ? result.metrics.makespanMs : result.makespanMs, 1), series: result.series, startEpochMs: result.startEpochMs, ciMin, ciMax,
   };
 }
 

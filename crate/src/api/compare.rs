@@ -51,7 +51,7 @@ impl Session {
         }
     }
 
-    fn compared(&self, request: &CompareRequest) -> Result<Comparison, Vec<Diagnostic>> {
+    pub(super) fn compared(&self, request: &CompareRequest) -> Result<Comparison, Vec<Diagnostic>> {
         let n = request.runs.len();
         if n == 0 || n > MAX_COMPARED_RUNS {
             return Err(vec![Diagnostic::error(

@@ -72,6 +72,14 @@ pub struct Options {
     /// of this very workload): a session computes it once per loaded workload, so that a re-run
     /// does not hash every fragment again (surf_week's 2.3 M take about 8 % of its run).
     pub workload_digest: Option<String>,
+    /// Only the placements and the tasks' times: every task runs as one step to its end, and
+    /// the hosts' usage, power, energy, carbon and power series are not followed (they stay
+    /// idle in the result, which is not to be shown as figures). Since contention never
+    /// stretches a task (SPEC 6.4) and no filter, weigher or time-shifting rule reads a host's
+    /// usage, the tasks' placements, starts, pauses, finishes and waits are the full run's (a
+    /// run cut by the instant limit aside: this one has fewer instants). About a tenth of a full
+    /// run on traces of many fragments: the page draws its timeline while the full run goes on.
+    pub placements_only: bool,
 }
 
 impl Default for Options {
@@ -85,6 +93,7 @@ impl Default for Options {
             semantics: Semantics::Classic,
             forecast_error: 0.0,
             workload_digest: None,
+            placements_only: false,
         }
     }
 }

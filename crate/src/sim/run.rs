@@ -595,6 +595,69 @@ mod tests {
         }
     }
 
+    /// A run of the placements only ([`Options::placements_only`]) places, starts, pauses,
+    /// defers and ends every task exactly as the full run: with and without a carbon trace,
+    /// under filter, memorizing and time-shifting policies (pauses by the stopper included),
+    /// on workloads whose fragments change usage often; the hosts' figures are the full run's
+    /// only where they do not follow usage (the tasks each ran).
+    #[test]
+    fn placements_only_gives_the_full_runs_task_records() {
+        let policies = [
+            r#"{"type": "prefab", "policyName": "Mem"}"#,
+            r#"{"type": "prefab", "policyName": "MemInv"}"#,
+            r#"{"type": "prefab", "policyName": "TaskNumMemorizing"}"#,
+            r#"{"type": "timeshift", "filters": [{"type": "Compute"}, {"type": "VCpu"}, {"type": "Ram"}],
+                "weighers": [{"type": "Ram"}], "memorize": false,
+                "taskStopper": {"forecastThreshold": 0.6}}"#,
+            r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
+        ];
+        let topology = crate::bench::cluster(6);
+        let (mut compared, mut paused) = (0, 0);
+        for seed in 1..4 {
+            let workload = repeating_workload(seed, 300);
+            let trace = carbon(1_700_000_000_000);
+            for text in policies {
+                let policy = crate::policy::policy_from_text(text).unwrap().0;
+                for with_carbon in [false, true] {
+                    let scenario = Scenario {
+                        topology: &topology,
+                        workload: &workload,
+                        carbon: with_carbon.then_some(&trace),
+                        policy: &policy,
+                        seed,
+                        quantum_ms: 1000,
+                    };
+                    let full = Simulation::new(scenario, Options::default()).run();
+                    let options = Options {
+                        placements_only: true,
+                        ..Options::default()
+                    };
+                    let placed = Simulation::new(scenario, options).run();
+                    let context = format!("seed {seed}, {text}, carbon {with_carbon}");
+                    assert_eq!(placed.tasks, full.tasks, "{context}");
+                    let m = (&placed.metrics, &full.metrics);
+                    assert_eq!(m.0.makespan_ms, m.1.makespan_ms, "{context}");
+                    assert_eq!(m.0.mean_wait_ms, m.1.mean_wait_ms, "{context}");
+                    assert_eq!(m.0.paused_tasks, m.1.paused_tasks, "{context}");
+                    assert_eq!(m.0.deferral_ms, m.1.deferral_ms, "{context}");
+                    let runs =
+                        |r: &SimResult| r.hosts.iter().map(|h| h.tasks_run).collect::<Vec<_>>();
+                    assert_eq!(runs(&placed), runs(&full), "{context}");
+                    // The full run's energy follows the usage; this one's does not.
+                    assert!(full.metrics.dynamic_energy_j > 0.0, "{context}");
+                    assert_eq!(placed.metrics.dynamic_energy_j, 0.0, "{context}");
+                    paused += full.metrics.paused_tasks;
+                    compared += 1;
+                }
+            }
+        }
+        assert_eq!(compared, 3 * 5 * 2);
+        assert!(
+            paused > 0,
+            "no run paused a task: the stopper went untested"
+        );
+    }
+
     /// Merging the boundaries between fragments of the same usage changes nothing in the
     /// result: with and without a carbon trace, under filter, memorizing and time-shifting
     /// policies (deferrals and pauses), and with run limits that cut the run short, where

@@ -286,7 +286,7 @@ impl Simulation<'_> {
         // Find the fragment holding the task's progress.
         let spec = &workload.tasks[tk.spec as usize];
         let done = tk.duration - tk.remaining;
-        if spec.fragments.is_empty() {
+        if spec.fragments.is_empty() || self.options.placements_only {
             tk.frag = u32::MAX;
             tk.frag_end = t + tk.remaining;
             tk.usage = spec.cpu_capacity_mhz;
@@ -300,14 +300,17 @@ impl Simulation<'_> {
         }
         let (end, seq, generation, usage) = (tk.frag_end, tk.placed_seq, tk.generation, tk.usage);
         self.running_count += 1;
+        self.events.push((end, seq, i as u32, generation));
+        self.meters[h].tasks_run += 1;
+        if self.options.placements_only {
+            return;
+        }
         // The time up to now is integrated with the host's tasks as they were: a host is busy
         // from its first task's start, not before it.
         self.integrate(h, t);
         let host = &mut self.meters[h];
         host.running.push((i as u32, usage));
-        host.tasks_run += 1;
         self.change_usage(h, t);
-        self.events.push((end, seq, i as u32, generation));
     }
 
     /// A running task reached the end of its fragment at `t`: the next fragment, or completion.
@@ -373,6 +376,9 @@ impl Simulation<'_> {
         let before = self.hosts[h].instance_count;
         self.hosts[h].release(&demand);
         self.scheduler.changed(&self.hosts, h, before);
+        if self.options.placements_only {
+            return;
+        }
         // Integrated with the task still running: a host is busy until its last task ends.
         self.integrate(h, t);
         self.meters[h].running.retain(|&(r, _)| r != i as u32);

@@ -920,7 +920,28 @@ export type SeriesHead = { resolutionMs: number, carbonIntensity: Array<[number,
  * A finished run for the page: [`RunAnswer`] with the result's tasks and hosts as columns, its
  * step series as columns and the timeline's bars laid out ([`TimelineBars`]).
  */
-export type BinaryRun = { run: number, notes: Array<Note>, overview: Overview, result: ResultHead, columns: RunColumns, steps: StepColumns, bars: TimelineBars, };
+export type BinaryRun = { run: number, notes: Array<Note>, overview: Overview, result: ResultHead, columns: RunColumns, steps: StepColumns, bars: TimelineBars, 
+/**
+ * The run's figures as the page's table: what `compare` answers for this run alone,
+ * labelled `A` (the page shows it without asking again; with two policies it compares).
+ */
+comparison: Comparison, };
+
+/**
+ * What of a run's result a placements-only run gives exactly ([`Session::run_placements`]):
+ * its end, time 0, and the carbon intensity and regime over time (none of which follows the
+ * hosts' usage).
+ */
+export type PlacementsHead = { makespanMs: number, startEpochMs: number, series: SeriesHead, };
+
+/**
+ * The placements of a run, for the page's first draw after an edit while the full run goes on
+ * ([`Session::run_placements`]): the tasks' columns and the timeline's bars, exactly the full
+ * run's; the hosts' columns keep their names, clusters, cores, memory and tasks run, and the
+ * figures that follow usage (busy time, utilisation, energy, carbon) are NaN, since this run
+ * does not compute them.
+ */
+export type PlacementsRun = { result: PlacementsHead, columns: RunColumns, bars: TimelineBars, };
 
 /**
  * An OpenDC experiment of the page's run: the experiment file, its topology file and notes on
@@ -1703,8 +1724,8 @@ from: number,
 kinds: Array<string>, timeMs: Array<number>, kind: Array<number>, task: Array<number>, host: Array<number | null>, };
 
 /** Each wasm export that answers, and its answer (`JSON.parse` of its text; the parquet
- * exports and `runBinaryWithProgress` answer the object itself). `lastPanic`, `formatDuration`,
- * `formatDurationDifference` and `axisTicks` answer plain text, `start` nothing. */
+ * exports, `runBinaryWithProgress` and `runPlacements` answer the object itself). `lastPanic`, `formatDuration`,
+ * `formatDurationDifference` and `axisTicks` answer plain text, `placementsFirst` a boolean, `start` nothing. */
 export interface Answers {
   check: Answer<CheckReport>;
   expand: Answer<JsonValue>;
@@ -1727,6 +1748,7 @@ export interface Answers {
   run: Answer<RunAnswer>;
   runWithProgress: Answer<RunAnswer>;
   runBinaryWithProgress: Answer<BinaryRun>;
+  runPlacements: Answer<PlacementsRun>;
   sweep: Answer<SweepReport>;
   sweepWithProgress: Answer<SweepReport>;
   sweepCsv: Answer<string>;
