@@ -9,7 +9,7 @@
 // The tiling is written by the release CLI's `tile` into a temporary folder (HALF_YEAR_DIR names
 // an existing one instead); without the subcommand the figure is left out, with a note.
 // Usage: node tests/e2e/bench.mjs [repetitions]   (scripts/build-wasm, `node www/build.mjs` and
-// `cargo build --release` first)
+// `cargo build --release` first); BENCH_DEBUG=1 prints each edit's figures.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

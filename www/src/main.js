@@ -226,6 +226,7 @@ async function doRun(clean) {
     : { type: /** @type {const} */ ('success'), value: a.value.comparison };
   if (table.type === 'failure') {
     $('run-errors').replaceChildren(...table.errors.map((e) => h('li', {}, diagText(e))));
+    undoPlacements();
     setStatus('the run failed', 'failed');
     return;
   }
@@ -252,8 +253,8 @@ let runsAsked = 0, runsEnded = 0;
 /** The placements of run `runNo`'s policies (the wasm's runPlacements, asked before the full
  * runs, so the worker answers them first), drawn in the timelines and the task list as soon as
  * they come, unless the full runs have ended by then or the check finds errors: on the large
- * traces Rust's workload summary names (`placementsFirst`), the timeline follows an edit within
- * a frame or two and the figures when the full runs end. */
+ * traces Rust's `placementsFirst` names, the timeline follows an edit within a frame or two and
+ * the figures when the full runs end. */
 async function drawPlacements(runNo, inputs, policies, options, clean, started) {
   const answers = await Promise.all(policies.map((p) => (p == null ? null : sim.placements(inputs, p, options))));
   if (!(await clean) || runsEnded >= runNo) return;
