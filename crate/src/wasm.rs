@@ -281,14 +281,14 @@ pub fn run_placements(handles_json: &str, policy_text: &str, options_json: &str)
     })
 }
 
-/// See [`api::binary::placements_first`]: whether the page draws a run's placements
+/// See [`api::placements::placements_first`]: whether the page draws a run's placements
 /// ([`run_placements`]) before its full result, for a workload of `fragments` fragments (its
 /// summary's count). A plain boolean, not a tagged answer: the page's main thread asks it of its
 /// own instance (as it formats durations), before it posts the run, so that the placements are
 /// asked first.
 #[wasm_bindgen(js_name = placementsFirst)]
 pub fn placements_first(fragments: f64) -> bool {
-    fragments.is_finite() && fragments >= 0.0 && api::binary::placements_first(fragments as u64)
+    fragments.is_finite() && fragments >= 0.0 && api::placements::placements_first(fragments as u64)
 }
 
 /// A serialisable value as a JS object (through JSON text: plain objects and arrays, no `Map`).

@@ -276,6 +276,7 @@ fn the_placements_are_the_full_runs_and_the_table_is_compares() {
     let handles = teaching(&mut s);
     let timeshift = read("www/samples/policies/timeshift-stopper.json");
     let features = read("www/samples/policies/features.json");
+    let mut pauses = 0;
     for policy in [MEM, timeshift.as_str(), features.as_str()] {
         let (h, o) = parse_request(&handles, "{}").expect("request");
         let full = success(s.run_binary(&h, policy, &o, &mut |_| {}));
@@ -290,10 +291,16 @@ fn the_placements_are_the_full_runs_and_the_table_is_compares() {
             (&p.start_ms, &f.start_ms, "start"),
             (&p.finish_ms, &f.finish_ms, "finish"),
             (&p.wait_ms, &f.wait_ms, "wait"),
+            (&p.deadline_ms, &f.deadline_ms, "deadline"),
+            (&p.duration_ms, &f.duration_ms, "duration"),
+            (&p.memory_mib, &f.memory_mib, "memory"),
             (&p.run_from, &f.run_from, "run from"),
             (&p.run_to, &f.run_to, "run to"),
-            (&p.pause_from, &f.pause_from, "pause from"),
+            (&p.deferral_from, &f.deferral_from, "deferral from"),
             (&p.deferral_to, &f.deferral_to, "deferral to"),
+            (&p.pause_from, &f.pause_from, "pause from"),
+            (&p.pause_to, &f.pause_to, "pause to"),
+            (&p.host_memory, &f.host_memory, "host memory"),
             (&p.host_tasks_run, &f.host_tasks_run, "tasks run"),
         ] {
             assert_eq!(a.len(), b.len(), "{policy}: {what}");
@@ -302,6 +309,16 @@ fn the_placements_are_the_full_runs_and_the_table_is_compares() {
             }
         }
         assert_eq!((&p.state, &p.run_host), (&f.state, &f.run_host));
+        assert_eq!((&p.reason, &p.cpu_count), (&f.reason, &f.cpu_count));
+        assert_eq!(
+            (&p.run_start, &p.deferral_start, &p.pause_start),
+            (&f.run_start, &f.deferral_start, &f.pause_start)
+        );
+        assert_eq!(
+            (&p.host_cluster, &p.host_cores),
+            (&f.host_cluster, &f.host_cores)
+        );
+        pauses += f.pause_from.len();
         assert!(p.host_energy_j.iter().all(|e| e.is_nan()), "{policy}");
         assert!(f.host_energy_j.iter().all(|e| *e > 0.0), "{policy}");
         let r = &placed.result;
@@ -320,6 +337,7 @@ fn the_placements_are_the_full_runs_and_the_table_is_compares() {
             "{policy}: the table"
         );
     }
+    assert!(pauses > 0, "no run paused a task: the pauses went untested");
 }
 
 /// Host `tiny`: 1 core, 64 000 MiB; `main`: 4 cores, 16 000 MiB. a: 4 cores for 2 s from 0;

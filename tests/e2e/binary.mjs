@@ -158,6 +158,7 @@ export const BINARY_TESTS = [
     // The teaching sample (a few thousand fragments) is not run twice: no placements first.
     const teaching = await page.evaluate(async (policy) => {
       const p = window.__playground;
+      if (p.drawsPlacementsFirst()) return 'Rust says the teaching sample draws placements first';
       let placed = false;
       p.nextPlacements().then(() => { placed = true; });
       const results = p.nextResults();
@@ -170,24 +171,43 @@ export const BINARY_TESTS = [
     const before = await runs(page);
     await page.selectOption('[data-testid=sample-picker]', 'surf_week');
     await waitRun(page, before, 120000);
+    assert.ok(await page.evaluate(() => window.__playground.drawsPlacementsFirst()), 'surf_week draws placements first');
     const got = await page.evaluate(async (policy) => {
       const p = window.__playground, tl = p.timelines[0];
       const copy = (m) => ({ n: m.n, lanes: m.lanes, endMs: m.endMs, tasks: m.data.tasks,
         bars: ['from', 'to', 'lane', 'row', 'kind', 'task'].map((k) => Array.from(m[k])) });
-      const placed = p.nextPlacements().then(() => ({
-        model: copy(tl.model), stale: document.getElementById('results').classList.contains('stale'),
-        status: document.querySelector('[data-testid=run-status]').textContent,
-        order: p.state.results[0] ? 'placements first' : 'no result yet',
-      }));
+      // A task selected on the timeline while the placements are shown (as a click does) is
+      // explained once the run is in.
+      const placed = p.nextPlacements().then(() => {
+        const seen = {
+          model: copy(tl.model), stale: document.getElementById('results').classList.contains('stale'),
+          status: document.querySelector('[data-testid=run-status]').textContent,
+        };
+        const id = tl.model.data.taskId(tl.model.task[0]);
+        tl.onSelect(id);
+        return { ...seen, picked: id, note: document.getElementById('explain-note').textContent };
+      });
       const mem = copy(tl.model);
       const results = p.nextResults();
       p.setPolicy(policy);
       const first = await placed;
       await results;
+      // The explanation asked for by showResults for the task picked meanwhile.
+      const explained = await new Promise((resolve) => {
+        const t0 = performance.now();
+        const poll = () => {
+          const head = document.querySelector('#explanation .explain-head small');
+          if (head || performance.now() - t0 > 10000) resolve(head ? head.textContent : null);
+          else setTimeout(poll, 20);
+        };
+        poll();
+      });
       const changed = mem.bars.some((col, k) => col.some((v, j) => v !== first.model.bars[k][j]));
-      return { first, changed, full: copy(tl.model), hostEnergy: Array.from(tl.model.data.c.hostEnergyJ.slice(0, 3)) };
+      return { first, changed, explained, full: copy(tl.model), hostEnergy: Array.from(tl.model.data.c.hostEnergyJ.slice(0, 3)) };
     }, JSON.stringify({ type: 'prefab', policyName: 'Random' }, null, 2));
     assert.ok(got.first.stale, 'the figures are marked as not yet updated while the placements are shown');
+    assert.match(got.first.note, /explained once the run is in/);
+    assert.equal(got.explained, `id ${got.first.picked}`, 'the task picked during the placements is explained once the run is in');
     assert.match(got.first.status, /placements drawn/);
     assert.equal(got.first.model.tasks.length, 6295);
     assert.equal(got.first.model.n, got.full.n, 'bars');

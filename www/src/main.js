@@ -157,7 +157,8 @@ async function checkAndRun() {
 
 function setStale(stale, why) {
   state.stale = stale;
-  $('results').classList.toggle('stale', stale);
+  // While a run's placements are shown, the figures stay marked as not yet updated.
+  $('results').classList.toggle('stale', stale || state.placementsOnly);
   $('stale-badge').hidden = !stale;
   $('stale-badge').textContent = stale ? `stale: ${why}` : '';
   for (const t of timelines) t.setStale(stale);
@@ -260,12 +261,7 @@ async function drawPlacements(runNo, inputs, policies, options, clean, started) 
   if (!(await clean) || runsEnded >= runNo) return;
   if (answers.some((x) => x && x.type !== 'success')) return; // the full run reports the error
   const [a, b] = answers.map((x) => x && x.value);
-  const models = [buildModel(a), b ? buildModel(b) : null];
-  const end = Math.max(...models.filter(Boolean).map((m) => m.endMs));
-  if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
-  timelines[0].setModel(models[0], false);
-  timelines[1].setModel(models[1], false);
-  taskList.setTasks(a.data, b ? b.data : null);
+  drawTasks(a, b, false);
   state.placementsOnly = true;
   $('results').classList.add('stale');
   $('run-status').dataset.placementsMs = (performance.now() - started).toFixed(1);
@@ -279,9 +275,27 @@ function undoPlacements() {
   if (!state.placementsOnly) return;
   state.placementsOnly = false;
   if (state.results[0]) showResults();
+  else drawTasks(null, null, false); // the first run on these inputs: nothing to put back
 }
 
 // ---- results ---------------------------------------------------------------------------------
+
+/** The timelines (extending the view to their end) and the task list of `a` and `b`, run values
+ * or placements (null: none); returns the timelines' models. */
+function drawTasks(a, b, stale) {
+  const models = [a ? buildModel(a) : null, b ? buildModel(b) : null];
+  const ends = models.filter(Boolean).map((m) => m.endMs);
+  if (ends.length) {
+    const end = Math.max(...ends);
+    if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
+  }
+  timelines[0].setModel(models[0], stale);
+  timelines[1].setModel(models[1], stale);
+  $('timeline-b-wrap').hidden = !b;
+  $('timeline-a-label').hidden = !b;
+  taskList.setTasks(a ? a.data : null, b ? b.data : null);
+  return models;
+}
 
 function showResults() {
   state.placementsOnly = false;
@@ -294,17 +308,10 @@ function showResults() {
   $('run-notes').replaceChildren(...notes.map(({ p, n }) => h('li', { 'data-feature': n.feature }, p + n.message)));
   const warnings = [...a.result.warnings.map((w) => ({ p: '', w })), ...(b ? b.result.warnings.map((w) => ({ p: 'B: ', w })) : [])];
   $('warnings').replaceChildren(...warnings.map(({ p, w }) => h('li', { class: w.severity }, p + diagText(w))));
-  const models = [buildModel(a), b ? buildModel(b) : null];
-  const end = Math.max(...models.filter(Boolean).map((m) => m.endMs));
-  if (view.needsReset) { view.needsReset = false; view.reset(0, end); } else view.extend(0, end);
-  timelines[0].setModel(models[0], state.stale);
-  timelines[1].setModel(models[1], state.stale);
+  const models = drawTasks(a, b, state.stale);
   // The cluster overview of each run shown, from its run answer.
   timelines[0].setRun(sim, a.run, a.overview);
   timelines[1].setRun(sim, b ? b.run : null, b ? b.overview : null);
-  $('timeline-b-wrap').hidden = !b;
-  $('timeline-a-label').hidden = !b;
-  taskList.setTasks(a.data, b ? b.data : null);
   const sel = state.selected;
   if (sel && !$('explain-panel').hidden) {
     const r = state.results[sel.which];
@@ -335,9 +342,10 @@ function addMetricHooks(el) {
 async function explainTask(which, taskId, focus = false) {
   const r = state.results[which];
   if (!r) return;
-  if (state.placementsOnly) { // the timeline shows a run still being made
+  if (state.placementsOnly) { // the timeline shows a run still being made: explained when it is in
+    state.selected = { which, taskId };
     openInspector('explain', focus);
-    $('explain-note').textContent = 'the run is still being made; click the task again when its figures are in';
+    $('explain-note').textContent = `task ${taskId}: explained once the run is in…`;
     return;
   }
   const m = timelines[which].model;
@@ -362,6 +370,10 @@ async function explainTask(which, taskId, focus = false) {
 async function showQueue(ms, open = true) {
   const el = $('queue');
   if (open) openInspector('queue', false);
+  if (state.placementsOnly) { // the queue is asked of a kept run: shown when the run is in
+    el.replaceChildren(h('p', {}, 'the queue at the cursor is shown once the run is in…'));
+    return;
+  }
   const parts = [];
   for (const [i, r] of state.results.entries()) {
     if (!r) continue;
@@ -703,6 +715,8 @@ async function start() {
     nextResults: () => new Promise((resolve) => onOnce('results', resolve)),
     /** Resolves when the placements of a run on a large trace are drawn (before its figures). */
     nextPlacements: () => new Promise((resolve) => onOnce('placements', resolve)),
+    /** Whether runs on the loaded workload draw their placements first (Rust's placementsFirst). */
+    drawsPlacementsFirst: () => placementsFirst(state.summaries.workload?.fragments ?? 0),
   };
   document.body.dataset.ready = 'true';
 }

@@ -389,6 +389,7 @@ pub mod lessons;
 pub mod limits;
 pub mod opendc_notes;
 pub mod overview;
+pub mod placements;
 pub mod portfolio;
 pub mod replay;
 pub mod runs;

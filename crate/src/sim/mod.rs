@@ -76,9 +76,11 @@ pub struct Options {
     /// the hosts' usage, power, energy, carbon and power series are not followed (they stay
     /// idle in the result, which is not to be shown as figures). Since contention never
     /// stretches a task (SPEC 6.4) and no filter, weigher or time-shifting rule reads a host's
-    /// usage, the tasks' placements, starts, pauses, finishes and waits are the full run's (a
-    /// run cut by the instant limit aside: this one has fewer instants). About a tenth of a full
-    /// run on traces of many fragments: the page draws its timeline while the full run goes on.
+    /// usage, the tasks' placements, starts, pauses, finishes and waits are the full run's, but
+    /// for a run cut by the instant limit (this one counts fewer instants) and provided that a
+    /// task's duration is the sum of its fragments' (every reader makes it so; a debug build
+    /// checks it). About a tenth of a full run on traces of many fragments: the page draws its
+    /// timeline while the full run goes on.
     pub placements_only: bool,
 }
 

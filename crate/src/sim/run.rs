@@ -115,6 +115,12 @@ impl<'a> Simulation<'a> {
             })
             .collect();
         let workload = scenario.workload;
+        debug_assert!(
+            !options.placements_only
+                || workload.tasks.iter().all(|t| t.fragments.is_empty()
+                    || workload.fragments.duration(&t.fragments) == t.duration_ms),
+            "placements_only takes a task's duration for the sum of its fragments'"
+        );
         let start_epoch = workload
             .tasks
             .iter()
@@ -531,6 +537,7 @@ impl<'a> Simulation<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::Semantics;
     use crate::model::{CarbonTrace, Workload};
     use crate::synth::{generate, SynthSpec};
 
@@ -598,8 +605,9 @@ mod tests {
     /// A run of the placements only ([`Options::placements_only`]) places, starts, pauses,
     /// defers and ends every task exactly as the full run: with and without a carbon trace,
     /// under filter, memorizing and time-shifting policies (pauses by the stopper included),
-    /// on workloads whose fragments change usage often; the hosts' figures are the full run's
-    /// only where they do not follow usage (the tasks each ran).
+    /// on workloads whose fragments change usage often, under Classic and Current scheduling and
+    /// with runs cut by the time limit; the hosts' figures are the full run's only where they do
+    /// not follow usage (the tasks each ran).
     #[test]
     fn placements_only_gives_the_full_runs_task_records() {
         let policies = [
@@ -612,7 +620,7 @@ mod tests {
             r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
         ];
         let topology = crate::bench::cluster(6);
-        let (mut compared, mut paused) = (0, 0);
+        let (mut compared, mut paused, mut cut) = (0, 0, 0);
         for seed in 1..4 {
             let workload = repeating_workload(seed, 300);
             let trace = carbon(1_700_000_000_000);
@@ -627,13 +635,26 @@ mod tests {
                         seed,
                         quantum_ms: 1000,
                     };
-                    let full = Simulation::new(scenario, Options::default()).run();
-                    let options = Options {
-                        placements_only: true,
+                    // Classic and Current scheduling; the second seed's runs are cut by
+                    // the time limit (every task still running or queued then terminated).
+                    let semantics = [Semantics::Classic, Semantics::Current][seed as usize % 2];
+                    let base = Options {
+                        semantics,
+                        max_time_ms: if seed == 2 {
+                            3 * 3_600_000
+                        } else {
+                            super::super::MAX_TIME_MS
+                        },
                         ..Options::default()
                     };
+                    let full = Simulation::new(scenario, base.clone()).run();
+                    let options = Options {
+                        placements_only: true,
+                        ..base
+                    };
                     let placed = Simulation::new(scenario, options).run();
-                    let context = format!("seed {seed}, {text}, carbon {with_carbon}");
+                    let context =
+                        format!("seed {seed}, {text}, carbon {with_carbon}, {semantics:?}");
                     assert_eq!(placed.tasks, full.tasks, "{context}");
                     let m = (&placed.metrics, &full.metrics);
                     assert_eq!(m.0.makespan_ms, m.1.makespan_ms, "{context}");
@@ -647,6 +668,7 @@ mod tests {
                     assert!(full.metrics.dynamic_energy_j > 0.0, "{context}");
                     assert_eq!(placed.metrics.dynamic_energy_j, 0.0, "{context}");
                     paused += full.metrics.paused_tasks;
+                    cut += full.metrics.tasks_terminated;
                     compared += 1;
                 }
             }
@@ -656,6 +678,7 @@ mod tests {
             paused > 0,
             "no run paused a task: the stopper went untested"
         );
+        assert!(cut > 0, "no run was cut by the time limit");
     }
 
     /// Merging the boundaries between fragments of the same usage changes nothing in the

@@ -932,7 +932,19 @@ comparison: Comparison, };
  * its end, time 0, and the carbon intensity and regime over time (none of which follows the
  * hosts' usage).
  */
-export type PlacementsHead = { makespanMs: number, startEpochMs: number, series: SeriesHead, };
+export type PlacementsHead = { 
+/**
+ * The run's end (SPEC 6.6's `makespanMs`).
+ */
+makespanMs: number, 
+/**
+ * Absolute time (ms since the Unix epoch) of simulation time 0: the first submission.
+ */
+startEpochMs: number, 
+/**
+ * The carbon intensity and the time-shifting regime over time, as the full run's.
+ */
+series: SeriesHead, };
 
 /**
  * The placements of a run, for the page's first draw after an edit while the full run goes on
