@@ -20,6 +20,9 @@
 //!   tiled workload ([`policy_playground::bench::stream_floor`]): one pass over the fragment runs
 //!   summing their work, the memory-bound least a simulation reads; `surfWeekRuns` and
 //!   `halfYearScaleRuns` are the runs the fragments are stored as.
+//! - `surfWeekPlacementsMs`: surf_week's run under Mem without the hosts' usage
+//!   ([`policy_playground::sim::Options::placements_only`]: the same placements, the page's first
+//!   draw after an edit), its digest given as a session gives it.
 
 use super::{Exit, INVALID, UNREADABLE};
 use policy_playground::api::handles::Session;
@@ -76,6 +79,12 @@ fn surf_week() -> Result<SurfWeek, Exit> {
 }
 
 fn run_surf(sw: &SurfWeek, workload: &Workload, policy: &Policy) -> u64 {
+    run_surf_with(sw, workload, policy, Options::default())
+}
+
+/// [`run_surf`] with its options (a placements-only run, the page's first draw after an edit,
+/// is given the workload's digest, as a session gives it from its first run).
+fn run_surf_with(sw: &SurfWeek, workload: &Workload, policy: &Policy, options: Options) -> u64 {
     simulate(
         Scenario {
             topology: &sw.topology,
@@ -85,7 +94,7 @@ fn run_surf(sw: &SurfWeek, workload: &Workload, policy: &Policy) -> u64 {
             seed: 0,
             quantum_ms: 1000,
         },
-        Options::default(),
+        options,
     )
     .metrics
     .tasks_completed
@@ -204,6 +213,20 @@ pub fn run(json_out: bool, quick: bool) -> Result<(), Exit> {
     }
     let (d, s) = (median(dec), median(sim));
     let (floor, _) = b::stream_floor(&workload, reps);
+    let placements_only = || Options {
+        placements_only: true,
+        workload_digest: Some(String::new()),
+        ..Options::default()
+    };
+    let placements = median(
+        (0..reps)
+            .map(|_| {
+                let t0 = Instant::now();
+                run_surf_with(&sw, &workload, &mem, placements_only());
+                ms_since(t0)
+            })
+            .collect(),
+    );
 
     // Every task deferrable, deadline = submission + duration + 24 h, timeshift with the stopper.
     for t in &mut workload.tasks {
@@ -265,6 +288,7 @@ pub fn run(json_out: bool, quick: bool) -> Result<(), Exit> {
         "surfWeekDecodeMs": d,
         "surfWeekSimulateMs": s,
         "surfWeekTotalMs": d + s,
+        "surfWeekPlacementsMs": placements,
         "surfWeekTasksCompleted": completed,
         "surfWeekPeakRssBytes": rss,
         "surfWeekRuns": workload_runs,
