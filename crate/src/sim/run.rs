@@ -602,6 +602,31 @@ mod tests {
         }
     }
 
+    /// Calls `check` with each scenario the comparisons below run: seeds 1 to 3 of
+    /// [`repeating_workload`] (300 tasks) on 6 hosts, under each of `policies`, without and with
+    /// a carbon trace (the seed is also the run's).
+    fn each_scenario(policies: &[&str], mut check: impl FnMut(u64, &str, bool, Scenario)) {
+        let topology = crate::bench::cluster(6);
+        let trace = carbon(1_700_000_000_000);
+        for seed in 1..4 {
+            let workload = repeating_workload(seed, 300);
+            for &text in policies {
+                let policy = crate::policy::policy_from_text(text).unwrap().0;
+                for with_carbon in [false, true] {
+                    let scenario = Scenario {
+                        topology: &topology,
+                        workload: &workload,
+                        carbon: with_carbon.then_some(&trace),
+                        policy: &policy,
+                        seed,
+                        quantum_ms: 1000,
+                    };
+                    check(seed, text, with_carbon, scenario);
+                }
+            }
+        }
+    }
+
     /// A run of the placements only ([`Options::placements_only`]) places, starts, pauses,
     /// defers and ends every task exactly as the full run: with and without a carbon trace,
     /// under filter, memorizing and time-shifting policies (pauses by the stopper included),
@@ -619,60 +644,42 @@ mod tests {
                 "taskStopper": {"forecastThreshold": 0.6}}"#,
             r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
         ];
-        let topology = crate::bench::cluster(6);
         let (mut compared, mut paused, mut cut) = (0, 0, 0);
-        for seed in 1..4 {
-            let workload = repeating_workload(seed, 300);
-            let trace = carbon(1_700_000_000_000);
-            for text in policies {
-                let policy = crate::policy::policy_from_text(text).unwrap().0;
-                for with_carbon in [false, true] {
-                    let scenario = Scenario {
-                        topology: &topology,
-                        workload: &workload,
-                        carbon: with_carbon.then_some(&trace),
-                        policy: &policy,
-                        seed,
-                        quantum_ms: 1000,
-                    };
-                    // Classic and Current scheduling; the second seed's runs are cut by
-                    // the time limit (every task still running or queued then terminated).
-                    let semantics = [Semantics::Classic, Semantics::Current][seed as usize % 2];
-                    let base = Options {
-                        semantics,
-                        max_time_ms: if seed == 2 {
-                            3 * 3_600_000
-                        } else {
-                            super::super::MAX_TIME_MS
-                        },
-                        ..Options::default()
-                    };
-                    let full = Simulation::new(scenario, base.clone()).run();
-                    let options = Options {
-                        placements_only: true,
-                        ..base
-                    };
-                    let placed = Simulation::new(scenario, options).run();
-                    let context =
-                        format!("seed {seed}, {text}, carbon {with_carbon}, {semantics:?}");
-                    assert_eq!(placed.tasks, full.tasks, "{context}");
-                    let m = (&placed.metrics, &full.metrics);
-                    assert_eq!(m.0.makespan_ms, m.1.makespan_ms, "{context}");
-                    assert_eq!(m.0.mean_wait_ms, m.1.mean_wait_ms, "{context}");
-                    assert_eq!(m.0.paused_tasks, m.1.paused_tasks, "{context}");
-                    assert_eq!(m.0.deferral_ms, m.1.deferral_ms, "{context}");
-                    let runs =
-                        |r: &SimResult| r.hosts.iter().map(|h| h.tasks_run).collect::<Vec<_>>();
-                    assert_eq!(runs(&placed), runs(&full), "{context}");
-                    // The full run's energy follows the usage; this one's does not.
-                    assert!(full.metrics.dynamic_energy_j > 0.0, "{context}");
-                    assert_eq!(placed.metrics.dynamic_energy_j, 0.0, "{context}");
-                    paused += full.metrics.paused_tasks;
-                    cut += full.metrics.tasks_terminated;
-                    compared += 1;
-                }
-            }
-        }
+        each_scenario(&policies, |seed, text, with_carbon, scenario| {
+            // Classic and Current scheduling; the second seed's runs are cut by the time limit
+            // (every task still running or queued then terminated).
+            let semantics = [Semantics::Classic, Semantics::Current][seed as usize % 2];
+            let base = Options {
+                semantics,
+                max_time_ms: if seed == 2 {
+                    3 * 3_600_000
+                } else {
+                    super::super::MAX_TIME_MS
+                },
+                ..Options::default()
+            };
+            let full = Simulation::new(scenario, base.clone()).run();
+            let options = Options {
+                placements_only: true,
+                ..base
+            };
+            let placed = Simulation::new(scenario, options).run();
+            let context = format!("seed {seed}, {text}, carbon {with_carbon}, {semantics:?}");
+            assert_eq!(placed.tasks, full.tasks, "{context}");
+            let m = (&placed.metrics, &full.metrics);
+            assert_eq!(m.0.makespan_ms, m.1.makespan_ms, "{context}");
+            assert_eq!(m.0.mean_wait_ms, m.1.mean_wait_ms, "{context}");
+            assert_eq!(m.0.paused_tasks, m.1.paused_tasks, "{context}");
+            assert_eq!(m.0.deferral_ms, m.1.deferral_ms, "{context}");
+            let runs = |r: &SimResult| r.hosts.iter().map(|h| h.tasks_run).collect::<Vec<_>>();
+            assert_eq!(runs(&placed), runs(&full), "{context}");
+            // The full run's energy follows the usage; this one's does not.
+            assert!(full.metrics.dynamic_energy_j > 0.0, "{context}");
+            assert_eq!(placed.metrics.dynamic_energy_j, 0.0, "{context}");
+            paused += full.metrics.paused_tasks;
+            cut += full.metrics.tasks_terminated;
+            compared += 1;
+        });
         assert_eq!(compared, 3 * 5 * 2);
         assert!(
             paused > 0,
@@ -695,47 +702,31 @@ mod tests {
                 "taskStopper": {"forecastThreshold": 0.6}}"#,
             r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
         ];
-        let topology = crate::bench::cluster(6);
         let mut compared = 0;
-        for seed in 1..4 {
-            let workload = repeating_workload(seed, 300);
-            let trace = carbon(1_700_000_000_000);
-            for text in policies {
-                let policy = crate::policy::policy_from_text(text).unwrap().0;
-                for with_carbon in [false, true] {
-                    let scenario = Scenario {
-                        topology: &topology,
-                        workload: &workload,
-                        carbon: with_carbon.then_some(&trace),
-                        policy: &policy,
-                        seed,
-                        quantum_ms: 1000,
-                    };
-                    for (max_instants, max_time_ms) in [
-                        (u64::MAX, super::super::MAX_TIME_MS),
-                        (700, super::super::MAX_TIME_MS),
-                        (3_000, super::super::MAX_TIME_MS),
-                        (u64::MAX, 2 * 86_400_000),
-                    ] {
-                        let options = Options {
-                            series_resolution_ms: 0,
-                            max_instants,
-                            max_time_ms,
-                            ..Options::default()
-                        };
-                        let merged = Simulation::new(scenario, options.clone());
-                        let mut unmerged = Simulation::new(scenario, options);
-                        unmerged.merge = false;
-                        let (merged, unmerged) = (merged.run(), unmerged.run());
-                        assert!(
-                            merged == unmerged,
-                            "seed {seed}, {text}, carbon {with_carbon}, limits {max_instants} {max_time_ms}"
-                        );
-                        compared += 1;
-                    }
-                }
+        each_scenario(&policies, |seed, text, with_carbon, scenario| {
+            for (max_instants, max_time_ms) in [
+                (u64::MAX, super::super::MAX_TIME_MS),
+                (700, super::super::MAX_TIME_MS),
+                (3_000, super::super::MAX_TIME_MS),
+                (u64::MAX, 2 * 86_400_000),
+            ] {
+                let options = Options {
+                    series_resolution_ms: 0,
+                    max_instants,
+                    max_time_ms,
+                    ..Options::default()
+                };
+                let merged = Simulation::new(scenario, options.clone());
+                let mut unmerged = Simulation::new(scenario, options);
+                unmerged.merge = false;
+                let (merged, unmerged) = (merged.run(), unmerged.run());
+                assert!(
+                    merged == unmerged,
+                    "seed {seed}, {text}, carbon {with_carbon}, limits {max_instants} {max_time_ms}"
+                );
+                compared += 1;
             }
-        }
+        });
         assert_eq!(compared, 3 * 4 * 2 * 4);
     }
 }
