@@ -41,6 +41,14 @@ async function editToDraw(page, text) {
   }, text);
 }
 
+/** Scrolls policy A's timeline into view and waits for the frames that draw it there. */
+async function showTimeline(page) {
+  await page.evaluate(async () => {
+    document.getElementById('timeline-panel').scrollIntoView({ block: 'start' });
+    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
+  });
+}
+
 /** A zoom step and the frame that draws it: the draw's own time and the time to the frame. */
 async function zoomRedraw(page, factor) {
   return page.evaluate(async (f) => {
@@ -105,6 +113,7 @@ async function halfYear(browser, url) {
     await page.selectOption('[data-testid=sample-picker]', 'surf_week');
     await waitRun(page, n, 120000);
     await page.click('.loaders summary');
+    await showTimeline(page); // the first drawn timeline is the one in view
     await page.evaluate(() => {
       const p = window.__playground, tl = p.timelines[0];
       const marks = /** @type {any} */ (window).__marks = { calls: [] };
@@ -156,6 +165,9 @@ async function halfYear(browser, url) {
 async function measure(page, label) {
   const edits = [], runs = [], wasm = [], checks = [], renders = [], zooms = [], draws = [], placed = [];
   const policies = ['MemInv', 'Mem'];
+  // The edits at the page's first screen (the editor and the figures; the timeline below draws
+  // when it scrolls into view: www/src/onscreen.js), the zooms with the timeline in view.
+  await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
   await editToDraw(page, prefab('MemInv')); // warm-up
   await editToDraw(page, prefab('Mem'));
   for (let i = 0; i < REPS; i++) {
@@ -164,6 +176,7 @@ async function measure(page, label) {
     if (r.placed != null) placed.push(r.placed);
     if (process.env.BENCH_DEBUG && r.placed != null) console.log(`    placed ${r.placed.toFixed(1)} total ${r.total.toFixed(1)}`);
   }
+  await showTimeline(page);
   for (let i = 0; i < REPS * 4; i++) {
     const z = await zoomRedraw(page, i % 8 < 4 ? 0.7 : 1 / 0.7);
     if (z.drawn) { zooms.push(z.frame); draws.push(z.draw); }
@@ -188,6 +201,7 @@ const before = await page.$eval('[data-testid=run-status]', (e) => Number(e.data
 await page.selectOption('[data-testid=sample-picker]', 'surf_week');
 await page.waitForFunction((n) => Number(document.querySelector('[data-testid=run-status]').dataset.runs) > n, before, { timeout: 120000 });
 await measure(page, 'surf_week (6295 tasks, 277 hosts)');
+await showTimeline(page);
 const rp = await replayFrames(page, 1000, 10, 3.5 * 86400000);
 console.log(`surf_week replay at x1000 for 10 s from day 3.5 (lanes ${rp.mode}): ${rp.frames} frames drawn, ` +
   `drawing time per frame p95 ${rp.p95.toFixed(1)} ms (median ${rp.median.toFixed(1)}, max ${rp.max.toFixed(1)}; target <= 16 ms), ` +

@@ -131,7 +131,60 @@ async function check(page, label) {
   return c;
 }
 
+/** Waits for `n` animation frames in the page. */
+const frames = (page, n = 3) => page.evaluate(async (k) => {
+  for (let i = 0; i < k; i++) await new Promise((r) => requestAnimationFrame(r));
+}, n);
+
 export const BINARY_TESTS = [
+  ['a timeline out of view is drawn when it scrolls in or is exported, not by each run; the strips\' tables follow every run (onscreen.js)', async ({ page, url }) => {
+    await page.setViewportSize({ width: 1400, height: 600 });
+    await open(page, url);
+    await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
+    await frames(page);
+    const seen = () => page.evaluate(() => {
+      const tl = window.__playground.timelines[0], box = tl.canvas.getBoundingClientRect();
+      return { frames: tl.frames, top: box.top, power: document.querySelector('[data-testid=chart-strip-powerW-table] tbody').textContent,
+        energy: window.__playground.state.results[0].result.metrics.energyJ };
+    });
+    const before = await seen();
+    assert.ok(before.top > 600 + 200, `the timeline starts below the viewport and its margin: ${before.top} px`);
+    const n = await runs(page);
+    await setPolicy(page, JSON.stringify({ type: 'prefab', policyName: 'MemInv' }, null, 2));
+    await waitRun(page, n);
+    await frames(page);
+    const after = await seen();
+    assert.notEqual(after.energy, before.energy, 'MemInv uses other hosts than Mem');
+    assert.equal(after.frames, before.frames, 'the timeline out of view was not redrawn');
+    assert.notEqual(after.power, before.power, 'the power strip\'s table follows the run out of view');
+    await page.evaluate(() => document.getElementById('timeline-panel').scrollIntoView({ block: 'start' }));
+    await frames(page);
+    const shown = await seen();
+    assert.ok(shown.top < 600, `the timeline is in view: ${shown.top} px`);
+    assert.ok(shown.frames > after.frames, 'drawn on scrolling in');
+    // In view, the next run redraws it at once.
+    let m = await runs(page);
+    await page.evaluate((t) => window.__playground.setPolicy(t), JSON.stringify({ type: 'prefab', policyName: 'Mem' }, null, 2));
+    await waitRun(page, m);
+    await frames(page);
+    const again = await seen();
+    assert.ok(again.frames > shown.frames, 'in view, a run redraws the timeline');
+    // Out of view again, the timeline view's PNG (which reads the canvas) makes the draw owed first.
+    await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
+    await frames(page);
+    m = await runs(page);
+    await setPolicy(page, JSON.stringify({ type: 'prefab', policyName: 'MemInv' }, null, 2));
+    await waitRun(page, m);
+    await frames(page);
+    const owed = await seen();
+    assert.equal(owed.frames, again.frames, 'out of view again: not redrawn');
+    const exported = await page.evaluate(() => {
+      const tl = window.__playground.timelines[0], at = tl.frames;
+      /** @type {HTMLElement} */ (document.querySelector('[data-testid=export-png]')).click();
+      return tl.frames - at;
+    });
+    assert.equal(exported, 1, 'the export drew the timeline once before reading it');
+  }],
   ['the binary run draws what the JSON result gives: records and bars (teaching, Mem and time-shifting)', async ({ page, url }) => {
     await open(page, url);
     const mem = await check(page, 'teaching under Mem');

@@ -8,6 +8,7 @@
 import { Context as SvgContext } from 'svgcanvas';
 import { h } from './state.js';
 import { ticks } from './format.js';
+import { drawWhenShown } from './onscreen.js';
 
 /** Okabe–Ito colours (safe for the common colour-vision deficiencies), then the same with a
  * dash pattern: enough distinct series for a portfolio of 32 policies. */
@@ -193,7 +194,10 @@ export function createChart(parent, { id, title, height = 260, download }) {
   let seen = 0;
   const width = () => Math.max(320, Math.min(900, seen || figure.clientWidth || parent.clientWidth || 640));
 
-  function paint() {
+  // Painted only while on screen (onscreen.js); the legend and the table follow every update.
+  const shown = drawWhenShown(canvas, () => paintNow());
+  const paint = () => shown.draw();
+  function paintNow() {
     if (!state) return;
     const w = width(), dpr = window.devicePixelRatio || 1;
     // A canvas given its own size again still drops and reallocates its pixels: only a change

@@ -566,6 +566,7 @@ function createExports(el) {
     button('Timeline view (PNG)', 'export-png', () => {
       for (const [i, t] of timelines.entries()) {
         if (!state.results[i]) continue;
+        t.flush(); // a timeline out of view owes its last draw
         t.canvas.toBlob((blob) => blob && download(i ? 'timeline-B.png' : 'timeline.png', blob));
       }
     }),

@@ -15,6 +15,7 @@
 
 import { Context as SvgContext } from 'svgcanvas';
 import { duration } from './format.js';
+import { drawWhenShown } from './onscreen.js';
 
 export const COLORS = {
   // Okabe–Ito, safe for the common colour-vision deficiencies.
@@ -190,7 +191,9 @@ export class Timeline {
     this.frames = 0;
     this.frameMs = 0;
     this.pending = false;
-    this.drawNow = () => { this.pending = false; this.draw(); };
+    // Drawn only while on screen (onscreen.js): out of view, a draw waits until it scrolls in.
+    this.shown = drawWhenShown(this.canvas, () => this.draw());
+    this.drawNow = () => { if (this.pending) { this.pending = false; this.shown.draw(); } };
     view.listeners.add(() => this.invalidate());
     new ResizeObserver(() => this.resize()).observe(this.canvas);
     this.bind();
@@ -424,7 +427,7 @@ export class Timeline {
     this.canvas.width = Math.round(this.width * this.dpr);
     this.canvas.height = Math.round(this.height * this.dpr);
     this.layout();
-    this.draw();
+    this.shown.draw();
   }
 
   get plotTop() { return this.overviewTop + this.overviewH() + 4; }
@@ -487,6 +490,12 @@ export class Timeline {
 
   invalidate() {
     if (!this.pending) { this.pending = true; requestAnimationFrame(this.drawNow); }
+  }
+
+  /** Draws now if a draw is pending or owed while out of view (before the canvas is read). */
+  flush() {
+    this.drawNow(); // the frame's call then finds nothing pending
+    this.shown.flush();
   }
 
   x(t) { return GUTTER + ((t - this.view.t0) * (this.width - GUTTER - 8)) / (this.view.t1 - this.view.t0); }
