@@ -162,33 +162,52 @@ async function halfYear(browser, url) {
   }
 }
 
-async function measure(page, label) {
-  const edits = [], runs = [], wasm = [], checks = [], renders = [], zooms = [], draws = [], placed = [];
+/** The main thread's busy time so far, ms (Chromium's TaskDuration: every task it ran). */
+async function mainThreadMs(cdp) {
+  const { metrics } = await cdp.send('Performance.getMetrics');
+  return 1000 * metrics.find((m) => m.name === 'TaskDuration').value;
+}
+
+/** `REPS` edits alternating two prefabs: their medians, and the main thread's work per edit. */
+async function edits(page, cdp) {
+  const out = { edits: [], runs: [], wasm: [], checks: [], renders: [], placed: [] };
   const policies = ['MemInv', 'Mem'];
-  // The edits at the page's first screen (the editor and the figures; the timeline below draws
-  // when it scrolls into view: www/src/onscreen.js), the zooms with the timeline in view.
-  await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
   await editToDraw(page, prefab('MemInv')); // warm-up
   await editToDraw(page, prefab('Mem'));
+  const busy = await mainThreadMs(cdp);
   for (let i = 0; i < REPS; i++) {
     const r = await editToDraw(page, prefab(policies[i % 2]));
-    edits.push(r.total); runs.push(r.run); wasm.push(r.wasm); checks.push(r.check); renders.push(r.render);
-    if (r.placed != null) placed.push(r.placed);
+    out.edits.push(r.total); out.runs.push(r.run); out.wasm.push(r.wasm); out.checks.push(r.check); out.renders.push(r.render);
+    if (r.placed != null) out.placed.push(r.placed);
     if (process.env.BENCH_DEBUG && r.placed != null) console.log(`    placed ${r.placed.toFixed(1)} total ${r.total.toFixed(1)}`);
   }
+  out.busy = ((await mainThreadMs(cdp)) - busy) / REPS;
+  return out;
+}
+
+async function measure(page, cdp, label) {
+  const zooms = [], draws = [];
+  // The edits at the page's first screen (the editor and the figures; the timeline below draws
+  // when it scrolls into view: www/src/onscreen.js), then with the timeline in view; the zooms
+  // with the timeline in view.
+  await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
+  const { edits: times, runs, wasm, checks, renders, placed, busy } = await edits(page, cdp);
   await showTimeline(page);
+  const shown = await edits(page, cdp);
   for (let i = 0; i < REPS * 4; i++) {
     const z = await zoomRedraw(page, i % 8 < 4 ? 0.7 : 1 / 0.7);
     if (z.drawn) { zooms.push(z.frame); draws.push(z.draw); }
   }
   const fmt = (x) => `${Math.round(x)} ms`;
-  const share = edits.map((e, i) => e - wasm[i]);
-  console.log(`${label}:\n  policy edit -> redrawn result ${fmt(median(edits))}: the check ${fmt(median(checks))}, the run ${fmt(median(runs))} ` +
+  const share = times.map((e, i) => e - wasm[i]);
+  console.log(`${label}:\n  policy edit -> redrawn result ${fmt(median(times))}: the check ${fmt(median(checks))}, the run ${fmt(median(runs))} ` +
     `(in wasm ${fmt(median(wasm))}, the rest is the columns' transfer), the metrics, task list and timeline model ` +
-    `${fmt(median(renders))}, then the animation frame that draws the timeline; the page's share (all but the run in wasm: ` +
-    `transfer, the table of figures, model, draw) ${fmt(median(share))}\n` +
+    `${fmt(median(renders))}, then the next animation frame; the page's share (all but the run in wasm: ` +
+    `transfer, the table of figures, model, draw) ${fmt(median(share))}; the main thread's work per edit ${fmt(busy)}\n` +
     (placed.length ? `  policy edit -> redrawn placements (timeline and task list; the figures follow with the result above) ` +
-      `${fmt(median(placed))} (${placed.length} of ${edits.length} edits drew them first)\n` : '') +
+      `${fmt(median(placed))} (${placed.length} of ${times.length} edits drew them first)\n` : '') +
+    `  with the timeline in view: policy edit -> redrawn result ${fmt(median(shown.edits))}` +
+    (shown.placed.length ? `, placements ${fmt(median(shown.placed))}` : '') + `; the main thread's work per edit ${fmt(shown.busy)}\n` +
     `  zoom -> redrawn frame ${fmt(median(zooms))} (the draw itself ${median(draws).toFixed(1)} ms, max ${Math.max(...draws).toFixed(1)} ms)`);
 }
 
@@ -196,11 +215,13 @@ const server = await serve();
 const browser = await launch();
 const page = await (await browser.newContext({ viewport: { width: 1400, height: 1000 } })).newPage();
 await open(page, server.url);
-await measure(page, 'teaching (200 tasks, 7 hosts)');
+const cdp = await page.context().newCDPSession(page);
+await cdp.send('Performance.enable');
+await measure(page, cdp, 'teaching (200 tasks, 7 hosts)');
 const before = await page.$eval('[data-testid=run-status]', (e) => Number(e.dataset.runs));
 await page.selectOption('[data-testid=sample-picker]', 'surf_week');
 await page.waitForFunction((n) => Number(document.querySelector('[data-testid=run-status]').dataset.runs) > n, before, { timeout: 120000 });
-await measure(page, 'surf_week (6295 tasks, 277 hosts)');
+await measure(page, cdp, 'surf_week (6295 tasks, 277 hosts)');
 await showTimeline(page);
 const rp = await replayFrames(page, 1000, 10, 3.5 * 86400000);
 console.log(`surf_week replay at x1000 for 10 s from day 3.5 (lanes ${rp.mode}): ${rp.frames} frames drawn, ` +
