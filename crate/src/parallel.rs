@@ -17,6 +17,24 @@ pub fn workers() -> usize {
     }
 }
 
+/// `side()` and `main()` at once, `side` on a second thread, when the machine has more than one
+/// core; one after the other (`side` first) in wasm and on one core. Either way the answers are
+/// the same: for work beside a run whose result does not depend on where it is done.
+pub fn beside<A: Send, B>(side: impl FnOnce() -> A + Send, main: impl FnOnce() -> B) -> (A, B) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if workers() > 1 {
+        return std::thread::scope(|scope| {
+            let handle = scope.spawn(side);
+            let b = main();
+            let a = handle
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic));
+            (a, b)
+        });
+    }
+    (side(), main())
+}
+
 /// The results of runs `0..total` made in parts elsewhere (the page's two workers), each part
 /// `(from, results of from..from + len)`, given in any order: joined in run order, or an error
 /// naming the runs when the parts do not hold every run once.

@@ -272,9 +272,7 @@ impl<'a> RunRequest<'a> {
     /// the run's.
     pub fn run(&self, progress: &mut dyn FnMut(f64)) -> Result<RunOutcome, Vec<Diagnostic>> {
         let (mut result, explanation) = self.with_simulation(|mut run| {
-            while !run.step(PROGRESS_CHUNK) {
-                progress(run.progress());
-            }
+            run.step_to_end(PROGRESS_CHUNK, progress);
             let explanation = run.explanation().cloned();
             (run.finish(), explanation)
         })?;
