@@ -184,6 +184,23 @@ export const BINARY_TESTS = [
       return tl.frames - at;
     });
     assert.equal(exported, 1, 'the export drew the timeline once before reading it');
+    // Within 200 px below the scrolling column's edge it counts as shown: drawn before it
+    // scrolls in; 400 px below, not.
+    for (const [below, drawn] of [[100, true], [400, false]]) {
+      await page.evaluate((b) => {
+        const col = document.querySelector('.right'), canvas = window.__playground.timelines[0].canvas;
+        col.scrollTop += canvas.getBoundingClientRect().top - col.getBoundingClientRect().bottom - b;
+      }, below);
+      await frames(page);
+      const at = await seen();
+      const n2 = await runs(page);
+      await page.evaluate((t) => window.__playground.setPolicy(t), JSON.stringify({ type: 'prefab', policyName: drawn ? 'Mem' : 'MemInv' }, null, 2));
+      await waitRun(page, n2);
+      await frames(page);
+      const got = await seen();
+      assert.ok(got.top > 600, `${below} px below: out of the viewport (${got.top} px)`);
+      assert.equal(got.frames > at.frames, drawn, `${below} px below the column's edge: ${drawn ? '' : 'not '}drawn`);
+    }
   }],
   ['the binary run draws what the JSON result gives: records and bars (teaching, Mem and time-shifting)', async ({ page, url }) => {
     await open(page, url);

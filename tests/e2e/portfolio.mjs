@@ -229,6 +229,9 @@ export const PORTFOLIO_TESTS = [
     assert.equal(hosts, native.hosts.length);
     const first = await page.$eval('[data-testid=chart-host-utilisation-table] tbody tr td', (e) => e.textContent);
     assert.equal(first, (native.hosts[0].meanUtilization * 100).toFixed(2));
+    // Scrolled in first, and two frames for the draws owed while out of view (onscreen.js).
+    await page.locator('[data-testid=strips]').scrollIntoViewIfNeeded();
+    await page.evaluate(async () => { for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r)); });
     await page.locator('[data-testid=strips]').screenshot({ path: path.join(SHOTS, 'strips.png') });
   }],
 

@@ -8,7 +8,7 @@
 import { Context as SvgContext } from 'svgcanvas';
 import { h } from './state.js';
 import { ticks } from './format.js';
-import { drawWhenShown } from './onscreen.js';
+import { drawWhenShown, nearViewport } from './onscreen.js';
 
 /** Okabe–Ito colours (safe for the common colour-vision deficiencies), then the same with a
  * dash pattern: enough distinct series for a portfolio of 32 policies. */
@@ -194,22 +194,32 @@ export function createChart(parent, { id, title, height = 260, download }) {
   let seen = 0;
   const width = () => Math.max(320, Math.min(900, seen || figure.clientWidth || parent.clientWidth || 640));
 
-  // Painted only while on screen (onscreen.js); the legend and the table follow every update.
-  const shown = drawWhenShown(canvas, () => paintNow());
-  const paint = () => shown.draw();
+  // Painted only while on screen (onscreen.js); its size, the legend and the table follow
+  // every update, so that nothing moves when it scrolls in.
+  const onscreen = drawWhenShown(canvas, () => paintNow());
+  const paint = () => onscreen.draw();
+  /** Gives the canvas the figure's size; returns whether it changed (which blanks it). A canvas
+   * given its own size again still drops and reallocates its pixels: only a change resizes it. */
+  function size() {
+    const w = width(), dpr = window.devicePixelRatio || 1;
+    const cw = Math.round(w * dpr), ch = Math.round(height * dpr);
+    if (canvas.width === cw && canvas.height === ch) return false;
+    canvas.width = cw; canvas.height = ch;
+    canvas.style.width = `${w}px`; canvas.style.height = `${height}px`;
+    return true;
+  }
   function paintNow() {
     if (!state) return;
-    const w = width(), dpr = window.devicePixelRatio || 1;
-    // A canvas given its own size again still drops and reallocates its pixels: only a change
-    // of size resizes it (drawChart clears it).
-    const cw = Math.round(w * dpr), ch = Math.round(height * dpr);
-    if (canvas.width !== cw || canvas.height !== ch) {
-      canvas.width = cw; canvas.height = ch;
-      canvas.style.width = `${w}px`; canvas.style.height = `${height}px`;
-    }
+    size();
+    const dpr = window.devicePixelRatio || 1;
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
-    drawChart(g, state.spec, w, height, state.focusables);
+    drawChart(g, state.spec, width(), height, state.focusables);
+  }
+  /** Sizes the canvas, then paints it: at once when the size blanked it in view, else as shown. */
+  function sizeAndPaint() {
+    if (!state) return;
+    if (size() && nearViewport(canvas.getBoundingClientRect())) paintNow(); else paint();
   }
 
   function update({ spec, legend: items = [], table: rows, focusables = [], summary = title }) {
@@ -231,7 +241,7 @@ export function createChart(parent, { id, title, height = 260, download }) {
       table.replaceChildren(h('table', {}, h('thead', {}, h('tr', {}, rows.columns.map((c) => h('th', { scope: 'col' }, c)))),
         h('tbody', {}, rows.rows.map((r) => h('tr', {}, r.map((c, i) => (i ? h('td', { class: 'num' }, c) : h('th', { scope: 'row' }, c))))))));
     }
-    paint();
+    sizeAndPaint();
   }
 
   canvas.addEventListener('keydown', (e) => {
@@ -247,7 +257,7 @@ export function createChart(parent, { id, title, height = 260, download }) {
     } else if (e.key === 'Escape') { state.spec.focus = -1; live.textContent = ''; paint(); }
   });
   canvas.addEventListener('blur', () => { if (state) { state.spec.focus = -1; paint(); } });
-  new ResizeObserver(() => { seen = figure.clientWidth; paint(); }).observe(figure);
+  new ResizeObserver(() => { seen = figure.clientWidth; sizeAndPaint(); }).observe(figure);
 
   // The downloads stand alone: the title above the chart and the legend under it.
   const exportHeight = () => height + 24 + legendHeight(state.items, width());

@@ -1,25 +1,43 @@
-// Drawing only what can be seen. A canvas out of view (below the page's first screen, in a
-// closed <details>, or hidden) is not redrawn when what it shows changes: the draw is owed, and
-// made when the canvas comes within a margin of the viewport. On surf_week an edit would
-// otherwise redraw two timelines (the run's placements, then its result), four strips and the
-// hosts' chart, nearly all of it below the first screen: tens of milliseconds of the main
-// thread per edit, during which a keystroke waits (README, "Speed").
+// Drawing only what can be seen. A canvas out of view (below the page's first screen, further
+// down a scrolling column, in a closed <details>, or hidden) is not redrawn when what it shows
+// changes: the draw is owed, and made when the canvas comes within a margin of the view. On
+// surf_week an edit would otherwise redraw two timelines (the run's placements, then its
+// result), four strips and the hosts' chart, nearly all of it below the first screen: tens of
+// milliseconds of the main thread per edit, during which a keystroke waits (README, "Speed").
+// Printing makes every owed draw first.
 
-/** How far outside the viewport a canvas still counts as shown: it is drawn just before it
- * scrolls in. */
-const MARGIN = '200px 0px';
+/** How far outside the view a canvas still counts as shown (in the viewport and in the
+ * scrolling column that holds it): it is drawn just before it scrolls in. */
+const MARGIN_PX = 200;
+const MARGIN = `${MARGIN_PX}px 0px`;
 
 /** @type {WeakMap<Element, (shown: boolean) => void>} */
 const watchers = new WeakMap();
+/** Every handle, to flush before printing (the canvases are made once, when the page starts). */
+const handles = new Set();
 /** @type {IntersectionObserver | null} */
 let observer = null;
 
 function observe(element, onChange) {
-  observer ??= new IntersectionObserver((entries) => {
-    for (const e of entries) watchers.get(e.target)?.(e.isIntersecting);
-  }, { rootMargin: MARGIN });
+  if (!observer) {
+    // scrollMargin widens the clip of a scrolling column too (rootMargin only the viewport's).
+    const options = /** @type {IntersectionObserverInit} */ ({ rootMargin: MARGIN, scrollMargin: MARGIN });
+    observer = new IntersectionObserver((entries) => {
+      for (const e of entries) watchers.get(e.target)?.(e.isIntersecting);
+    }, options);
+    window.addEventListener('beforeprint', () => { for (const h of handles) h.flush(); });
+  }
   watchers.set(element, onChange);
   observer.observe(element);
+}
+
+/**
+ * Whether a box (getBoundingClientRect) lies within the margin of the viewport: for a draw that
+ * cannot wait for the observer's next report (a canvas just resized is blank until drawn).
+ * @param {DOMRect} r
+ */
+export function nearViewport(r) {
+  return r.width > 0 && r.height > 0 && r.bottom > -MARGIN_PX && r.top < window.innerHeight + MARGIN_PX;
 }
 
 /**
@@ -27,9 +45,9 @@ function observe(element, onChange) {
  * element is, it counts as shown (a draw is never held back on a guess).
  * @param {Element} element
  * @param {() => void} draw
- * @returns {{draw: () => void, flush: () => void, shown: () => boolean}} `draw()` runs `draw`
- *   now if the element is shown, else when it comes into view; `flush()` runs a draw still
- *   owed (before something reads the pixels, such as an export); `shown()` says which.
+ * @returns {{draw: () => void, flush: () => void}} `draw()` runs `draw` now if the element is
+ *   shown, else when it comes into view; `flush()` runs a draw still owed (before something
+ *   reads the pixels: an export, printing).
  */
 export function drawWhenShown(element, draw) {
   let shown = true, owed = false;
@@ -38,9 +56,10 @@ export function drawWhenShown(element, draw) {
     shown = now;
     if (shown && owed) run();
   });
-  return {
+  const handle = {
     draw: () => { if (shown) run(); else owed = true; },
     flush: () => { if (owed) run(); },
-    shown: () => shown,
   };
+  handles.add(handle);
+  return handle;
 }

@@ -15,7 +15,7 @@
 
 import { Context as SvgContext } from 'svgcanvas';
 import { duration } from './format.js';
-import { drawWhenShown } from './onscreen.js';
+import { drawWhenShown, nearViewport } from './onscreen.js';
 
 export const COLORS = {
   // Okabe–Ito, safe for the common colour-vision deficiencies.
@@ -192,8 +192,8 @@ export class Timeline {
     this.frameMs = 0;
     this.pending = false;
     // Drawn only while on screen (onscreen.js): out of view, a draw waits until it scrolls in.
-    this.shown = drawWhenShown(this.canvas, () => this.draw());
-    this.drawNow = () => { if (this.pending) { this.pending = false; this.shown.draw(); } };
+    this.onscreen = drawWhenShown(this.canvas, () => this.draw());
+    this.drawNow = () => { if (this.pending) { this.pending = false; this.onscreen.draw(); } };
     view.listeners.add(() => this.invalidate());
     new ResizeObserver(() => this.resize()).observe(this.canvas);
     this.bind();
@@ -427,7 +427,9 @@ export class Timeline {
     this.canvas.width = Math.round(this.width * this.dpr);
     this.canvas.height = Math.round(this.height * this.dpr);
     this.layout();
-    this.shown.draw();
+    // Resizing blanked the canvas: in view (a timeline just shown, as B's when comparing) it is
+    // drawn in this frame, not after the observer's next report.
+    if (nearViewport(r)) this.draw(); else this.onscreen.draw();
   }
 
   get plotTop() { return this.overviewTop + this.overviewH() + 4; }
@@ -495,7 +497,7 @@ export class Timeline {
   /** Draws now if a draw is pending or owed while out of view (before the canvas is read). */
   flush() {
     this.drawNow(); // the frame's call then finds nothing pending
-    this.shown.flush();
+    this.onscreen.flush();
   }
 
   x(t) { return GUTTER + ((t - this.view.t0) * (this.width - GUTTER - 8)) / (this.view.t1 - this.view.t0); }

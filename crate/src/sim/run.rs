@@ -368,17 +368,17 @@ impl<'a> Simulation<'a> {
         let workload = self.scenario.workload;
         let hash = self.options.workload_digest.is_none()
             && workload.fragments.len() >= DIGEST_BESIDE_MIN_FRAGMENTS;
-        let (digest, ()) = crate::parallel::beside(
-            || hash.then(|| super::digest::workload(workload)),
-            || {
-                while !self.step(chunk) {
-                    progress(self.progress());
-                }
-            },
-        );
-        if digest.is_some() {
-            self.options.workload_digest = digest;
+        let mut steps = || {
+            while !self.step(chunk) {
+                progress(self.progress());
+            }
+        };
+        if !hash {
+            steps();
+            return;
         }
+        let (digest, ()) = crate::parallel::beside(|| super::digest::workload(workload), steps);
+        self.options.workload_digest = Some(digest);
     }
 
     /// The result of a finished run.
@@ -678,6 +678,10 @@ mod tests {
         let mut reports = 0;
         stepped.step_to_end(64, &mut |_| reports += 1);
         assert!(reports > 1, "{reports} progress reports");
+        assert!(
+            stepped.options.workload_digest.is_some(),
+            "hashed while stepping, not left to the result"
+        );
         assert_eq!(json(&stepped.finish()), json(&given));
     }
 
