@@ -66,6 +66,12 @@ test('a typo shows a diagnostic at its line; the old result stays, marked stale'
   await setPolicy(page, prefab('Mem'));
   await waitRun(page, n);
   assert.equal(await page.isVisible('[data-testid=stale-badge]'), false);
+  // The mark is cleared (when the check's answer is shown, which may follow the run's).
+  await page.waitForFunction(() => !document.querySelector('.cm-lintRange-error'), null, { timeout: 10000 });
+  // And a second typo marks again (the editor's marks are given only when they change).
+  await setPolicy(page, '{\n  "type": "prefab",\n  "policyName": "Memx"\n}');
+  await page.waitForSelector('.cm-lintRange-error');
+  assert.equal(await page.textContent('.cm-lintRange-error'), '"Memx"');
 });
 
 test('typing key by key runs as you type and ends on the last text', async ({ page, url }) => {

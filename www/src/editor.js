@@ -132,6 +132,8 @@ export function createEditor(parent, { doc, schema, docs, label, testid, onChang
       EditorView.updateListener.of((u) => { if (u.docChanged) onChange(u.state.doc.toString()); }),
     ],
   });
+  /** How many lint marks the last setDiagnostics gave the editor. */
+  let marksShown = 0;
   return {
     view,
     text: () => view.state.doc.toString(),
@@ -151,8 +153,11 @@ export function createEditor(parent, { doc, schema, docs, label, testid, onChang
         && old[old.length - 1 - end] === text[text.length - 1 - end]) end++;
       view.dispatch({ changes: { from, to: old.length - end, insert: text.slice(from, text.length - end) } });
     },
-    /** Shows the Rust diagnostics as lint marks. */
+    /** Shows the Rust diagnostics as lint marks (an empty set again is not dispatched: each
+     * dispatch updates the editor and lays the page out, and most checks find nothing). */
     setDiagnostics(diagnostics) {
+      if (!diagnostics.length && !marksShown) return;
+      marksShown = diagnostics.length;
       const doc = view.state.doc;
       const marks = diagnostics.map((d) => ({
         ...diagnosticRange(doc, d),
