@@ -1,6 +1,7 @@
 // The page's responsiveness, in headless Chromium (a benchmark, not a timed test): from a policy
-// edit to the redrawn result, and a timeline redraw after a zoom,
-// on surf_week and on the teaching sample. Medians of several repetitions. Then a replay of
+// edit to the redrawn result (at the page's first screen, then with the timeline scrolled into
+// view) with the main thread's work per edit (Chromium's TaskDuration), and a timeline redraw
+// after a zoom, on surf_week and on the teaching sample. Medians of several repetitions. Then a replay of
 // surf_week at x1000 for 10 s from the middle of its week (www/src/replay.js): the drawing time
 // of each frame of policy A's timeline (95th percentile and maximum; the target is 16 ms).
 // Then the half-year scale: surf_week tiled 18 times in time (`policy-playground tile`, copy k
