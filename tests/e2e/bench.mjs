@@ -15,7 +15,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { serve, launch, open, runs, waitRun, ROOT, BIN } from './lib.mjs';
+import { serve, launch, open, runs, waitRun, ROOT, BIN, scrollToTop, showTimeline } from './lib.mjs';
 
 const REPS = Number(process.argv[2] || 7);
 const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
@@ -40,14 +40,6 @@ async function editToDraw(page, text) {
     return { total: performance.now() - started, run: Number(status.ms), wasm: Number(status.wasmMs),
       check: Number(status.checkMs), render: Number(status.renderMs), placed };
   }, text);
-}
-
-/** Scrolls policy A's timeline into view and waits for the frames that draw it there. */
-async function showTimeline(page) {
-  await page.evaluate(async () => {
-    document.getElementById('timeline-panel').scrollIntoView({ block: 'start' });
-    for (let i = 0; i < 3; i++) await new Promise((r) => requestAnimationFrame(r));
-  });
 }
 
 /** A zoom step and the frame that draws it: the draw's own time and the time to the frame. */
@@ -191,7 +183,7 @@ async function measure(page, cdp, label) {
   // The edits at the page's first screen (the editor and the figures; the timeline below draws
   // when it scrolls into view: www/src/onscreen.js), then with the timeline in view; the zooms
   // with the timeline in view.
-  await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
+  await scrollToTop(page);
   const { edits: times, runs, wasm, checks, renders, placed, busy } = await edits(page, cdp);
   await showTimeline(page);
   const shown = await edits(page, cdp);

@@ -4,7 +4,7 @@
 // download, itself the native CLI's), and the timeline's bars (laid out in Rust) equal the bars
 // the page built from the JSON result before (the reference below is that code, kept here).
 import assert from 'node:assert/strict';
-import { open, runs, waitRun, setPolicy, native } from './lib.mjs';
+import { open, runs, waitRun, setPolicy, native, frames, scrollToTop, showTimeline } from './lib.mjs';
 
 const TIMESHIFT = JSON.stringify({
   type: 'timeshift', windowSize: 24, forecast: false, shortForecastThreshold: 0.2,
@@ -131,17 +131,11 @@ async function check(page, label) {
   return c;
 }
 
-/** Waits for `n` animation frames in the page. */
-const frames = (page, n = 3) => page.evaluate(async (k) => {
-  for (let i = 0; i < k; i++) await new Promise((r) => requestAnimationFrame(r));
-}, n);
-
 export const BINARY_TESTS = [
   ['a timeline out of view is drawn when it scrolls in or is exported, not by each run; the strips\' tables follow every run (onscreen.js)', async ({ page, url }) => {
     await page.setViewportSize({ width: 1400, height: 600 });
     await open(page, url);
-    await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
-    await frames(page);
+    await scrollToTop(page);
     const seen = () => page.evaluate(() => {
       const tl = window.__playground.timelines[0], box = tl.canvas.getBoundingClientRect();
       return { frames: tl.frames, top: box.top, power: document.querySelector('[data-testid=chart-strip-powerW-table] tbody').textContent,
@@ -157,8 +151,7 @@ export const BINARY_TESTS = [
     assert.notEqual(after.energy, before.energy, 'MemInv uses other hosts than Mem');
     assert.equal(after.frames, before.frames, 'the timeline out of view was not redrawn');
     assert.notEqual(after.power, before.power, 'the power strip\'s table follows the run out of view');
-    await page.evaluate(() => document.getElementById('timeline-panel').scrollIntoView({ block: 'start' }));
-    await frames(page);
+    await showTimeline(page);
     const shown = await seen();
     assert.ok(shown.top < 600, `the timeline is in view: ${shown.top} px`);
     assert.ok(shown.frames > after.frames, 'drawn on scrolling in');
@@ -170,8 +163,7 @@ export const BINARY_TESTS = [
     const again = await seen();
     assert.ok(again.frames > shown.frames, 'in view, a run redraws the timeline');
     // Out of view again, the timeline view's PNG (which reads the canvas) makes the draw owed first.
-    await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
-    await frames(page);
+    await scrollToTop(page);
     m = await runs(page);
     await setPolicy(page, JSON.stringify({ type: 'prefab', policyName: 'MemInv' }, null, 2));
     await waitRun(page, m);

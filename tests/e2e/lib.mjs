@@ -119,6 +119,23 @@ export function metrics(page, prefix = 'metric-') {
   }, prefix);
 }
 
+/** Waits for `n` animation frames in the page (a draw owed or requested is made by then). */
+export const frames = (page, n = 3) => page.evaluate(async (k) => {
+  for (let i = 0; i < k; i++) await new Promise((r) => requestAnimationFrame(r));
+}, n);
+
+/** Scrolls the page and the desktop layout's scrolling column (`.right`) to their tops. */
+export async function scrollToTop(page) {
+  await page.evaluate(() => { window.scrollTo(0, 0); document.querySelector('.right').scrollTop = 0; });
+  await frames(page);
+}
+
+/** Scrolls policy A's timeline panel into view and waits for the frames that draw it there. */
+export async function showTimeline(page) {
+  await page.evaluate(() => document.getElementById('timeline-panel').scrollIntoView({ block: 'start' }));
+  await frames(page);
+}
+
 /** The testid of a policy's editor: A's is the stable hook `policy-editor`, B's `editor-B`. */
 const editor = (id) => (id === 'A' ? 'policy-editor' : `editor-${id}`);
 

@@ -10,7 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ROOT, BIN, SHOTS, TEACHING, open, runs, waitRun } from './lib.mjs';
+import { ROOT, BIN, SHOTS, TEACHING, open, runs, waitRun, frames } from './lib.mjs';
 
 const PANEL = '[data-testid=portfolio-panel]';
 const SW = path.join(ROOT, 'www', 'samples', 'surf_week');
@@ -231,7 +231,7 @@ export const PORTFOLIO_TESTS = [
     assert.equal(first, (native.hosts[0].meanUtilization * 100).toFixed(2));
     // Scrolled in first, and two frames for the draws owed while out of view (onscreen.js).
     await page.locator('[data-testid=strips]').scrollIntoViewIfNeeded();
-    await page.evaluate(async () => { for (let i = 0; i < 2; i++) await new Promise((r) => requestAnimationFrame(r)); });
+    await frames(page, 2);
     await page.locator('[data-testid=strips]').screenshot({ path: path.join(SHOTS, 'strips.png') });
   }],
 

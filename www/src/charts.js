@@ -8,7 +8,7 @@
 import { Context as SvgContext } from 'svgcanvas';
 import { h } from './state.js';
 import { ticks } from './format.js';
-import { drawWhenShown, nearViewport } from './onscreen.js';
+import { drawWhenShown } from './onscreen.js';
 
 /** Okabe–Ito colours (safe for the common colour-vision deficiencies), then the same with a
  * dash pattern: enough distinct series for a portfolio of 32 policies. */
@@ -210,16 +210,16 @@ export function createChart(parent, { id, title, height = 260, download }) {
   }
   function paintNow() {
     if (!state) return;
-    size();
     const dpr = window.devicePixelRatio || 1;
     const g = canvas.getContext('2d');
     g.setTransform(dpr, 0, 0, dpr, 0, 0);
     drawChart(g, state.spec, width(), height, state.focusables);
   }
-  /** Sizes the canvas, then paints it: at once when the size blanked it in view, else as shown. */
+  /** Sizes the canvas (at every update and resize, so the paint itself never does), then
+   * paints it as shown. */
   function sizeAndPaint() {
     if (!state) return;
-    if (size() && nearViewport(canvas.getBoundingClientRect())) paintNow(); else paint();
+    if (size()) onscreen.resized(); else paint();
   }
 
   function update({ spec, legend: items = [], table: rows, focusables = [], summary = title }) {

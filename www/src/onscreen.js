@@ -31,12 +31,8 @@ function observe(element, onChange) {
   observer.observe(element);
 }
 
-/**
- * Whether a box (getBoundingClientRect) lies within the margin of the viewport: for a draw that
- * cannot wait for the observer's next report (a canvas just resized is blank until drawn).
- * @param {DOMRect} r
- */
-export function nearViewport(r) {
+/** Whether a box (getBoundingClientRect) lies within the margin of the viewport. */
+function nearViewport(r) {
   return r.width > 0 && r.height > 0 && r.bottom > -MARGIN_PX && r.top < window.innerHeight + MARGIN_PX;
 }
 
@@ -45,9 +41,12 @@ export function nearViewport(r) {
  * element is, it counts as shown (a draw is never held back on a guess).
  * @param {Element} element
  * @param {() => void} draw
- * @returns {{draw: () => void, flush: () => void}} `draw()` runs `draw` now if the element is
- *   shown, else when it comes into view; `flush()` runs a draw still owed (before something
- *   reads the pixels: an export, printing).
+ * @returns {{draw: () => void, resized: () => void, flush: () => void}} `draw()` runs `draw`
+ *   now if the element is shown, else when it comes into view; `resized()`, after the canvas was
+ *   given a new size (which blanks it), runs it at once when the canvas is near the viewport
+ *   (the observer's next report would come a frame later, as for a timeline just shown), else
+ *   as `draw()`; `flush()` runs a draw still owed (before something reads the pixels: an
+ *   export, printing).
  */
 export function drawWhenShown(element, draw) {
   let shown = true, owed = false;
@@ -58,6 +57,7 @@ export function drawWhenShown(element, draw) {
   });
   const handle = {
     draw: () => { if (shown) run(); else owed = true; },
+    resized: () => { if (nearViewport(element.getBoundingClientRect())) run(); else handle.draw(); },
     flush: () => { if (owed) run(); },
   };
   handles.add(handle);

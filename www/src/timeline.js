@@ -15,7 +15,7 @@
 
 import { Context as SvgContext } from 'svgcanvas';
 import { duration } from './format.js';
-import { drawWhenShown, nearViewport } from './onscreen.js';
+import { drawWhenShown } from './onscreen.js';
 
 export const COLORS = {
   // Okabe–Ito, safe for the common colour-vision deficiencies.
@@ -427,9 +427,7 @@ export class Timeline {
     this.canvas.width = Math.round(this.width * this.dpr);
     this.canvas.height = Math.round(this.height * this.dpr);
     this.layout();
-    // Resizing blanked the canvas: in view (a timeline just shown, as B's when comparing) it is
-    // drawn in this frame, not after the observer's next report.
-    if (nearViewport(r)) this.draw(); else this.onscreen.draw();
+    this.onscreen.resized();
   }
 
   get plotTop() { return this.overviewTop + this.overviewH() + 4; }

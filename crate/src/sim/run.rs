@@ -567,10 +567,10 @@ mod tests {
     use crate::model::{CarbonTrace, Workload};
     use crate::synth::{generate, SynthSpec};
 
-    /// A seeded workload whose fragments often repeat the usage before them, some of zero
-    /// length, half the tasks deferrable.
-    fn repeating_workload(seed: u64, tasks: usize) -> Workload {
-        let base = generate(&SynthSpec {
+    /// The seeded synthetic workload the tests below start from: `tasks` tasks a minute apart on
+    /// average, 1-8 cores, 5 min to 5.5 h long in 5-minute fragments, half of them deferrable.
+    fn spec(seed: u64, tasks: usize) -> SynthSpec {
+        SynthSpec {
             seed,
             tasks,
             start_epoch_ms: 1_700_000_000_000,
@@ -582,7 +582,13 @@ mod tests {
             deferrable_share: 0.5,
             core_speed_mhz: 2000.0,
             usage: (0.2, 1.0),
-        });
+        }
+    }
+
+    /// A seeded workload whose fragments often repeat the usage before them, some of zero
+    /// length, half the tasks deferrable.
+    fn repeating_workload(seed: u64, tasks: usize) -> Workload {
+        let base = generate(&spec(seed, tasks));
         let mut state = seed | 1;
         let mut next = move || {
             state ^= state << 13;
@@ -634,17 +640,9 @@ mod tests {
     #[test]
     fn a_workload_hashed_beside_the_run_gives_the_same_result() {
         let workload = generate(&SynthSpec {
-            seed: 4,
-            tasks: 400,
-            start_epoch_ms: 1_700_000_000_000,
-            mean_interarrival_ms: 60_000.0,
-            cores: vec![(1, 4.0), (2, 3.0), (4, 2.0), (8, 1.0)],
-            memory_per_core_mib: (1024.0, 4096.0),
-            duration_ms: (300_000.0, 20_000_000.0),
             fragment_ms: 15_000,
             deferrable_share: 0.0,
-            core_speed_mhz: 2000.0,
-            usage: (0.2, 1.0),
+            ..spec(4, 400)
         });
         assert!(
             workload.fragments.len() >= DIGEST_BESIDE_MIN_FRAGMENTS,
