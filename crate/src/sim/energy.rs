@@ -31,6 +31,31 @@ pub(super) struct HostMeter {
 }
 
 impl Simulation<'_> {
+    /// Task `i` starts (or resumes) on host `h` at `t` with CPU usage `usage`. The time up to
+    /// now is integrated with the host's tasks as they were: a host is busy from its first
+    /// task's start, not before it.
+    pub(super) fn host_start(&mut self, h: usize, i: u32, usage: f64, t: i64) {
+        self.integrate(h, t);
+        self.meters[h].running.push((i, usage));
+        self.change_usage(h, t);
+    }
+
+    /// Running task `i`'s CPU usage on host `h` becomes `usage` at `t` (a fragment boundary).
+    pub(super) fn host_change(&mut self, h: usize, i: u32, usage: f64, t: i64) {
+        if let Some(entry) = self.meters[h].running.iter_mut().find(|e| e.0 == i) {
+            entry.1 = usage;
+        }
+        self.change_usage(h, t);
+    }
+
+    /// Task `i` leaves host `h` at `t` (completion or pause), integrated with the task still
+    /// running: a host is busy until its last task ends.
+    pub(super) fn host_stop(&mut self, h: usize, i: u32, t: i64) {
+        self.integrate(h, t);
+        self.meters[h].running.retain(|&(r, _)| r != i);
+        self.change_usage(h, t);
+    }
+
     /// Integrates host `h` up to `t`, then sets its CPU usage to the sum of its running tasks'
     /// usages, added in the order of their latest placement (SPEC 6.5). The sum is made afresh
     /// at every change, never kept as a running total of increments and decrements, whose

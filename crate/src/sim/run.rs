@@ -13,7 +13,7 @@ use super::explain::{ExplanationRecorder, TaskExplanation};
 use super::power::idle_power;
 use super::result::{RunSpan, SimResult, Span};
 use super::series::SeriesRecorder;
-use super::task::{State, Task};
+use super::task::{Cursor, State, Task};
 use super::{finish, Options, Scenario};
 use crate::diag::Diagnostic;
 use crate::engine::current::HostTypes;
@@ -163,12 +163,7 @@ impl<'a> Simulation<'a> {
                 reason: None,
                 generation: 0,
                 placed_seq: 0,
-                frag: u32::MAX,
-                next: u32::MAX,
-                left: 0,
-                frag_stop: t.fragments.end,
-                frag_end: 0,
-                usage: 0.0,
+                cursor: Cursor::unplaced(t.fragments.end),
             })
             .collect();
         let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
@@ -345,7 +340,7 @@ impl<'a> Simulation<'a> {
 
     /// The work left of running task `i` at time `t`.
     pub(super) fn task_remaining_at(&self, i: usize, t: i64) -> i64 {
-        (self.tasks[i].frag_finish(self.scenario) - t).max(0)
+        (self.tasks[i].cursor.frag_finish(self.scenario.workload) - t).max(0)
     }
 
     /// The next scheduling cycle due, if any.

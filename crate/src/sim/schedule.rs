@@ -5,10 +5,9 @@
 
 use super::result::Span;
 use super::run::Simulation;
-use super::task::{prefetch_next_fragment, State};
+use super::task::{Boundary, State};
 use crate::engine::timeshift;
 use crate::engine::{filter, Demand, HostState};
-use crate::model::Workload;
 use std::cmp::Reverse;
 
 impl Simulation<'_> {
@@ -56,9 +55,9 @@ impl Simulation<'_> {
             .filter(|(_, tk)| {
                 tk.state == State::Running
                     && tk.deferrable
-                    && tk
-                        .deadline
-                        .is_some_and(|d| t + (tk.frag_finish(self.scenario) - t) < d)
+                    && tk.deadline.is_some_and(|d| {
+                        t + (tk.cursor.frag_finish(self.scenario.workload) - t) < d
+                    })
             })
             .map(|(i, tk)| (tk.placed_seq, i))
             .collect();
@@ -283,76 +282,44 @@ impl Simulation<'_> {
         tk.generation += 1;
         tk.placed_seq = self.placed_seq;
         tk.runs.push((h as u32, t, t));
-        // Find the fragment holding the task's progress.
         let spec = &workload.tasks[tk.spec as usize];
-        let done = tk.duration - tk.remaining;
-        if spec.fragments.is_empty() || self.options.placements_only {
-            tk.frag = u32::MAX;
-            tk.frag_end = t + tk.remaining;
-            tk.usage = spec.cpu_capacity_mhz;
-        } else {
-            let (k, skip, offset) = progress_at(workload, &spec.fragments, done);
-            tk.enter_run(workload, k, skip, t + offset - done);
-            if self.merge {
-                self.skipped += tk.merge_repeats(workload, spec.fragments.end);
-            }
-            prefetch_next_fragment(workload, tk.next);
-        }
-        let (end, seq, generation, usage) = (tk.frag_end, tk.placed_seq, tk.generation, tk.usage);
+        let (merge, single_step) = (self.merge, self.options.placements_only);
+        self.skipped += (tk.cursor).place(workload, spec, tk.remaining, t, merge, single_step);
+        let (end, usage) = (tk.cursor.frag_end, tk.cursor.usage);
+        let (seq, generation) = (tk.placed_seq, tk.generation);
         self.running_count += 1;
         self.events.push((end, seq, i as u32, generation));
         self.meters[h].tasks_run += 1;
         if self.options.placements_only {
             return;
         }
-        // The time up to now is integrated with the host's tasks as they were: a host is busy
-        // from its first task's start, not before it.
-        self.integrate(h, t);
-        let host = &mut self.meters[h];
-        host.running.push((i as u32, usage));
-        self.change_usage(h, t);
+        self.host_start(h, i as u32, usage, t);
     }
 
     /// A running task reached the end of its fragment at `t`: the next fragment, or completion.
     pub(super) fn advance(&mut self, i: usize, t: i64) {
         let workload = self.scenario.workload;
-        let tk = &self.tasks[i];
-        let last = tk.frag == u32::MAX || (tk.left == 0 && tk.next >= tk.frag_stop);
-        if last {
-            self.stop(i, t);
-            let tk = &mut self.tasks[i];
-            tk.state = State::Completed;
-            tk.finish = Some(t);
-            self.finished += 1;
-            self.end = self.end.max(t);
-            self.trigger(t);
-            return;
-        }
-        let h = tk.host.unwrap_or(0) as usize;
-        let old = tk.usage;
-        let end_fragments = tk.frag_stop;
         let tk = &mut self.tasks[i];
-        if tk.left > 0 {
-            // The next fragment of the same run (only without merging).
-            tk.left -= 1;
-            tk.frag_end = t + workload
-                .fragments
-                .piece(workload.fragments.run(tk.frag))
-                .duration_ms;
-        } else {
-            tk.enter_run(workload, tk.next, 0, t);
-            if self.merge {
-                self.skipped += tk.merge_repeats(workload, end_fragments);
+        let old = tk.cursor.usage;
+        let skipped = match tk.cursor.cross(workload, t, self.merge) {
+            Boundary::Last => {
+                self.stop(i, t);
+                let tk = &mut self.tasks[i];
+                tk.state = State::Completed;
+                tk.finish = Some(t);
+                self.finished += 1;
+                self.end = self.end.max(t);
+                self.trigger(t);
+                return;
             }
-        }
-        let new = tk.usage;
-        prefetch_next_fragment(workload, tk.next);
-        let (end, seq, generation) = (tk.frag_end, tk.placed_seq, tk.generation);
+            Boundary::Next { skipped } => skipped,
+        };
+        self.skipped += skipped;
+        let h = tk.host.unwrap_or(0) as usize;
+        let new = tk.cursor.usage;
+        let (end, seq, generation) = (tk.cursor.frag_end, tk.placed_seq, tk.generation);
         if new != old {
-            if let Some(entry) = self.meters[h].running.iter_mut().find(|e| e.0 == i as u32) {
-                entry.1 = new;
-            }
-            self.change_usage(h, t);
+            self.host_change(h, i as u32, new, t);
         }
         self.events.push((end, seq, i as u32, generation));
     }
@@ -361,7 +328,7 @@ impl Simulation<'_> {
     pub(super) fn stop(&mut self, i: usize, t: i64) {
         let tk = &mut self.tasks[i];
         let h = tk.host.unwrap_or(0) as usize;
-        let finish = tk.frag_finish(self.scenario);
+        let finish = tk.cursor.frag_finish(self.scenario.workload);
         tk.remaining = finish - t;
         if let Some(run) = tk.runs.last_mut() {
             run.2 = t;
@@ -379,36 +346,6 @@ impl Simulation<'_> {
         if self.options.placements_only {
             return;
         }
-        // Integrated with the task still running: a host is busy until its last task ends.
-        self.integrate(h, t);
-        self.meters[h].running.retain(|&(r, _)| r != i as u32);
-        self.change_usage(h, t);
-    }
-}
-
-/// Where a task resumes after `done` ms of work over its runs `range` (not empty): the run,
-/// how many of its fragments are done, and where the fragment being run began (ms of work).
-/// A fragment ending exactly at `done` is done, except the task's last, which is resumed.
-fn progress_at(workload: &Workload, range: &std::ops::Range<u32>, done: i64) -> (u32, u32, i64) {
-    let f = &workload.fragments;
-    let mut offset = 0;
-    let mut k = range.start;
-    loop {
-        let (run, next) = f.run_at(k);
-        let d = f.piece(run).duration_ms;
-        let last_run = next >= range.end;
-        let whole = d * i64::from(run.count);
-        if !last_run && offset + whole <= done {
-            offset += whole;
-            k = next;
-            continue;
-        }
-        // Fragments of this run wholly done, but never past its last one.
-        let skip = if d == 0 {
-            run.count - 1
-        } else {
-            u32::try_from((done - offset) / d).map_or(run.count - 1, |j| j.min(run.count - 1))
-        };
-        return (k, skip, offset + d * i64::from(skip));
+        self.host_stop(h, i as u32, t);
     }
 }
