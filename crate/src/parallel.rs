@@ -35,6 +35,45 @@ pub fn beside<A: Send, B>(side: impl FnOnce() -> A + Send, main: impl FnOnce() -
     (side(), main())
 }
 
+/// A two-stage pipeline: `produce` fills a buffer and answers whether it did (false: nothing
+/// more), `consume` takes each filled buffer in the order they were filled. Natively on more
+/// than one core `produce` runs on a second thread, a few buffers ahead, and each buffer comes
+/// back to it once consumed (no allocation per buffer); in wasm and on one core the two take
+/// turns. Either way `consume` sees the same buffers in the same order.
+pub fn pipeline<T: Send + Default>(
+    mut produce: impl FnMut(&mut T) -> bool + Send,
+    mut consume: impl FnMut(&T),
+) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if workers() > 1 {
+        /// Buffers filled ahead of the consumer.
+        const AHEAD: usize = 2;
+        let (full, filled) = mpsc::sync_channel::<T>(AHEAD);
+        let (back, empty) = mpsc::sync_channel::<T>(AHEAD + 1);
+        for _ in 0..=AHEAD {
+            let _ = back.send(T::default());
+        }
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                while let Ok(mut buffer) = empty.recv() {
+                    if !produce(&mut buffer) || full.send(buffer).is_err() {
+                        break;
+                    }
+                }
+            });
+            while let Ok(buffer) = filled.recv() {
+                consume(&buffer);
+                let _ = back.send(buffer);
+            }
+        });
+        return;
+    }
+    let mut buffer = T::default();
+    while produce(&mut buffer) {
+        consume(&buffer);
+    }
+}
+
 /// The results of runs `0..total` made in parts elsewhere (the page's two workers), each part
 /// `(from, results of from..from + len)`, given in any order: joined in run order, or an error
 /// naming the runs when the parts do not hold every run once.

@@ -243,6 +243,11 @@ impl Fragments {
         self.pieces.shrink_to_fit();
     }
 
+    /// Whether some fragment may be of zero length (a piece of zero duration is stored).
+    pub fn has_zero_duration(&self) -> bool {
+        self.pieces.iter().any(|p| p.duration_ms == 0)
+    }
+
     /// The runs of `range` (from a run's start to a run's end), in order.
     pub fn runs(&self, range: &Range<u32>) -> Runs<'_> {
         Runs {

@@ -18,6 +18,7 @@ mod run;
 mod schedule;
 pub mod series;
 mod task;
+mod usage_replay;
 pub mod window;
 
 pub use explain::TaskExplanation;

@@ -88,6 +88,15 @@ pub struct Simulation<'a> {
     /// The carbon integral (see [`CarbonClock::integral_to_monotonic`]) at a time: the last
     /// one the energy integration asked for.
     pub(super) carbon_at: (i64, f64),
+    /// The task of each placement, in order, while the first pass of a two-pass run
+    /// (`usage_replay.rs`) records them.
+    pub(super) placement_log: Option<Vec<u32>>,
+    /// The run was cut by a limit of [`Options`].
+    pub(super) cut: bool,
+    /// Whether [`Simulation::step_to_end`] may run in two passes (the tests turn it off to
+    /// compare with the event loop alone), and whether it did.
+    pub(super) may_replay: bool,
+    pub(super) replayed: bool,
 }
 
 impl<'a> Simulation<'a> {
@@ -237,6 +246,10 @@ impl<'a> Simulation<'a> {
             deadline_test,
             power_pending: None,
             carbon_at: (i64::MIN, 0.0),
+            placement_log: None,
+            cut: false,
+            may_replay: true,
+            replayed: false,
         }
     }
 
@@ -363,17 +376,68 @@ impl<'a> Simulation<'a> {
         let workload = self.scenario.workload;
         let hash = self.options.workload_digest.is_none()
             && workload.fragments.len() >= DIGEST_BESIDE_MIN_FRAGMENTS;
-        let mut steps = || {
-            while !self.step(chunk) {
-                progress(self.progress());
-            }
-        };
         if !hash {
-            steps();
+            self.run_to_end(chunk, progress);
             return;
         }
-        let (digest, ()) = crate::parallel::beside(|| super::digest::workload(workload), steps);
+        let (digest, ()) = crate::parallel::beside(
+            || super::digest::workload(workload),
+            || self.run_to_end(chunk, progress),
+        );
         self.options.workload_digest = Some(digest);
+    }
+
+    /// Runs to the end: in two passes where the second can reproduce the event loop's run bit
+    /// for bit (`usage_replay.rs`: the placements, then the hosts' usage replayed from them,
+    /// several times faster on traces of many fragments), else by the event loop alone.
+    /// `progress` is given the fraction of tasks ended, or of the two passes' work done.
+    fn run_to_end(&mut self, chunk: u64, progress: &mut dyn FnMut(f64)) {
+        let two_passes = self.may_replay
+            && !self.options.placements_only
+            && self.instants == 0
+            && self.merge
+            && super::usage_replay::replayable_workload(self.scenario.workload);
+        if two_passes {
+            if self.run_two_passes(chunk, progress).is_ok() {
+                self.replayed = true;
+                return;
+            }
+            *self = Simulation::new(self.scenario, self.options.clone());
+            self.may_replay = false;
+        }
+        while !self.step(chunk) {
+            progress(self.progress());
+        }
+    }
+
+    /// [`Simulation::run_to_end`] in two passes; `Err` when the second cannot reproduce the
+    /// event loop's run (the simulation is then to be made afresh): a run cut by a limit, or
+    /// one that could be cut by the instant limit counted as the event loop counts instants
+    /// (the first pass's instants plus, at most, one per fragment boundary and two per run).
+    fn run_two_passes(
+        &mut self,
+        chunk: u64,
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<(), super::usage_replay::NotReplayable> {
+        // The share of the progress bar the first pass fills (about its share of the time).
+        const FIRST_PASS: f64 = 0.2;
+        use super::usage_replay::NotReplayable;
+        self.options.placements_only = true;
+        self.placement_log = Some(Vec::new());
+        while !self.step(chunk) {
+            progress(FIRST_PASS * self.progress());
+        }
+        self.options.placements_only = false;
+        let log = self.placement_log.take().ok_or(NotReplayable)?;
+        let fragments = self.scenario.workload.fragments.len();
+        let bound = self
+            .instants
+            .saturating_add(fragments.saturating_mul(2))
+            .saturating_add(2 * log.len() as u64);
+        if self.cut || !self.merge || bound >= self.options.max_instants {
+            return Err(NotReplayable);
+        }
+        self.replay_usage(&log, &mut |f| progress(FIRST_PASS + (1.0 - FIRST_PASS) * f))
     }
 
     /// The result of a finished run.
@@ -495,6 +559,7 @@ impl<'a> Simulation<'a> {
     /// terminated with `reason`, and a warning says so.
     pub(super) fn terminate_at_limit(&mut self, t: i64, reason: String) {
         self.now = t;
+        self.cut = true;
         let running: Vec<usize> = (0..self.tasks.len())
             .filter(|&i| self.tasks[i].state == State::Running)
             .collect();
@@ -583,6 +648,11 @@ mod tests {
     /// A seeded workload whose fragments often repeat the usage before them, some of zero
     /// length, half the tasks deferrable.
     fn repeating_workload(seed: u64, tasks: usize) -> Workload {
+        repeating_workload_with(seed, tasks, true)
+    }
+
+    /// [`repeating_workload`], with or without fragments of zero length.
+    fn repeating_workload_with(seed: u64, tasks: usize, zero_lengths: bool) -> Workload {
         let base = generate(&spec(seed, tasks));
         let mut state = seed | 1;
         let mut next = move || {
@@ -599,7 +669,8 @@ mod tests {
                     fragments[k].1 = fragments[k - 1].1;
                 }
                 match next() {
-                    0..=4 => fragments[k].0 = 0,
+                    0..=4 if zero_lengths => fragments[k].0 = 0,
+                    0..=4 => fragments[k].0 = 1,
                     5..=14 => fragments[k].0 = 1 + next() as i64 * 977,
                     _ => {}
                 }
@@ -762,6 +833,95 @@ mod tests {
             "no run paused a task: the stopper went untested"
         );
         assert!(cut > 0, "no run was cut by the time limit");
+    }
+
+    /// A run in two passes (the placements, then the hosts' usage replayed from them, see
+    /// `usage_replay.rs`) gives the event loop's result, every byte of it: under filter,
+    /// memorizing and time-shifting policies (the stopper's pauses and resumptions), with and
+    /// without a carbon trace, Classic and Current, exact and windowed power series, runs that
+    /// span many of the replay's chunks and a day without any task. A run cut by a limit, or
+    /// of a workload with zero-length fragments, is made by the event loop (the same bytes).
+    #[test]
+    fn two_passes_give_the_event_loops_result() {
+        let policies = [
+            r#"{"type": "prefab", "policyName": "Mem"}"#,
+            r#"{"type": "prefab", "policyName": "MemInv"}"#,
+            r#"{"type": "prefab", "policyName": "TaskNumMemorizing"}"#,
+            r#"{"type": "timeshift", "filters": [{"type": "Compute"}, {"type": "VCpu"}, {"type": "Ram"}],
+                "weighers": [{"type": "Ram"}], "memorize": false,
+                "taskStopper": {"forecastThreshold": 0.6}}"#,
+            r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
+        ];
+        let topology = crate::bench::cluster(6);
+        let (mut replayed, mut paused, mut compared) = (0, 0, 0);
+        for seed in 1..5u64 {
+            let mut workload = repeating_workload_with(seed, 300, seed == 4);
+            if seed == 3 {
+                // A day with nothing submitted and nothing running.
+                for task in workload.tasks.iter_mut().skip(150) {
+                    task.submission_ms += 3 * 86_400_000;
+                    task.deadline_ms = task.deadline_ms.map(|d| d + 3 * 86_400_000);
+                }
+            }
+            let trace = carbon(1_700_000_000_000);
+            for text in policies {
+                let policy = crate::policy::policy_from_text(text).unwrap().0;
+                for (k, with_carbon) in [false, true].into_iter().enumerate() {
+                    let scenario = Scenario {
+                        topology: &topology,
+                        workload: &workload,
+                        carbon: with_carbon.then_some(&trace),
+                        policy: &policy,
+                        seed,
+                        quantum_ms: 1000,
+                    };
+                    let limits = [
+                        (super::super::MAX_INSTANTS, super::super::MAX_TIME_MS),
+                        (3_000, super::super::MAX_TIME_MS),
+                        (super::super::MAX_INSTANTS, 3 * 3_600_000),
+                    ];
+                    for (l, (max_instants, max_time_ms)) in limits.into_iter().enumerate() {
+                        let options = Options {
+                            semantics: [Semantics::Classic, Semantics::Current][k],
+                            series_resolution_ms: [0, 60_000][(seed as usize + l) % 2],
+                            max_instants,
+                            max_time_ms,
+                            ..Options::default()
+                        };
+                        let context =
+                            format!("seed {seed}, {text}, carbon {with_carbon}, limits {l}");
+                        let mut event_loop = Simulation::new(scenario, options.clone());
+                        event_loop.may_replay = false;
+                        event_loop.step_to_end(1 << 16, &mut |_| {});
+                        assert!(!event_loop.replayed, "{context}");
+                        let mut two = Simulation::new(scenario, options);
+                        two.step_to_end(1 << 16, &mut |_| {});
+                        let expected = serde_json::to_string(&event_loop.finish()).unwrap();
+                        let uncut = l == 0 && seed != 4;
+                        assert_eq!(two.replayed, uncut, "{context}");
+                        let result = two.finish();
+                        assert_eq!(
+                            serde_json::to_string(&result).unwrap(),
+                            expected,
+                            "{context}"
+                        );
+                        replayed += usize::from(uncut);
+                        paused += if uncut {
+                            result.metrics.paused_tasks
+                        } else {
+                            0
+                        };
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(compared, 4 * 5 * 2 * 3);
+        assert_eq!(replayed, 3 * 5 * 2);
+        assert!(
+            paused > 0,
+            "no replayed run paused a task: the stopper went untested"
+        );
     }
 
     /// Merging the boundaries between fragments of the same usage changes nothing in the

@@ -265,6 +265,9 @@ impl Simulation<'_> {
     /// Starts (or resumes) task `i` on host `h` at `t`.
     pub(super) fn start(&mut self, i: usize, h: usize, t: i64) {
         self.placed_seq += 1;
+        if let Some(log) = &mut self.placement_log {
+            log.push(i as u32);
+        }
         let before = self.hosts[h].instance_count;
         self.hosts[h].place(&self.tasks[i].demand);
         self.scheduler.changed(&self.hosts, h, before);

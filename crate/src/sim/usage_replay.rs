@@ -1,0 +1,354 @@
+//! A run in two passes: the placements first, then the hosts' usage replayed from them.
+//!
+//! No filter, weigher or time-shifting rule reads a host's usage, and contention never stretches
+//! a task (SPEC 6.4), so a run of the placements only ([`super::Options::placements_only`])
+//! places, pauses and ends every task as the full run does, about ten times faster. What it
+//! leaves out (each host's usage, power, energy, carbon, utilisation and busy time, and the power
+//! series) follows from where and when each task ran: this module replays it, stepping every
+//! run of a task through its fragments with the event loop's own [`Cursor`] and charging the
+//! hosts with its own `host_start`, `host_change` and `host_stop`, in exactly the event loop's
+//! order, so that every sum is made in the same order and the result is the same bit for bit.
+//!
+//! That order (SPEC 6.1): by time; at one instant, the fragment boundaries and completions
+//! (phase 1) in placement order, then the task stopper's pauses (phase 2) in placement order,
+//! then the cycle's placements (phase 4) in placement order. The replay goes through time in
+//! chunks of [`CHUNK_MS`]: it steps every run that is on a host in the chunk, in placement
+//! order, collecting its changes, then sorts the chunk's changes by (time, phase) with a stable
+//! radix sort (placement order stays within each), and applies them. A chunk's changes fit in
+//! the core's cache, and no event queue is kept for the fragment boundaries.
+//!
+//! The event loop is still the reference: a run the replay cannot reproduce exactly (cut by a
+//! limit, a zero-length fragment or run, whose boundaries fall at the instant of a placement,
+//! or a task whose fragments do not add up to its duration) is run by the event loop instead
+//! ([`Simulation::step_to_end`]); the tests compare the two on random workloads.
+
+use super::run::Simulation;
+use super::task::{Boundary, Cursor, State};
+use crate::model::Workload;
+
+/// The time a chunk of the replay spans, ms (about 70 minutes): a chunk's changes are sorted by
+/// their time within it and phase, a 24-bit key.
+const CHUNK_MS: i64 = 1 << 22;
+
+/// The radix sort's digits: two of 12 bits cover the key.
+const DIGIT_BITS: u32 = 12;
+
+/// The event loop's phases at one instant (SPEC 6.1), as the low bits of a change's sort key.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
+enum Phase {
+    /// A fragment boundary or a completion.
+    Boundary = 0,
+    /// A pause by the task stopper.
+    Pause = 1,
+    /// A placement.
+    Placement = 2,
+}
+
+/// One change of a host's usage.
+#[derive(Debug, Clone, Copy)]
+struct Change {
+    t: i64,
+    phase: Phase,
+    kind: ChangeKind,
+    host: u32,
+    task: u32,
+    /// The task's usage from `t` on (unused for a stop).
+    usage: f64,
+}
+
+/// What a change does to its host (`host_start`, `host_change`, `host_stop`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ChangeKind {
+    Start,
+    Usage,
+    Stop,
+}
+
+/// One run of a task on a host, as the first pass left it.
+#[derive(Debug, Clone, Copy)]
+struct Segment {
+    /// The task (index into the run's tasks and the workload's).
+    task: u32,
+    host: u32,
+    from: i64,
+    to: i64,
+    /// The task's work left when the run began, ms.
+    remaining: i64,
+    /// Ended by the task stopper (else the task completed).
+    paused: bool,
+}
+
+/// Why the replay cannot reproduce the event loop's run (the event loop makes it instead).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct NotReplayable;
+
+/// Whether a workload can be replayed at all: no zero-length fragment (its boundary would fall
+/// at the instant its step began, an instant of its own in the event loop).
+pub(super) fn replayable_workload(workload: &Workload) -> bool {
+    !workload.fragments.has_zero_duration()
+}
+
+impl Simulation<'_> {
+    /// The runs of the first pass in placement order (`log`: the task of each placement), with
+    /// the work each began with; `Err` for a run of zero length or one not ended by a
+    /// completion or a pause.
+    fn segments(&self, log: &[u32]) -> Result<Vec<Segment>, NotReplayable> {
+        let mut taken = vec![0u32; self.tasks.len()];
+        let mut done = vec![0i64; self.tasks.len()];
+        let mut segments = Vec::with_capacity(log.len());
+        for &i in log {
+            let iu = i as usize;
+            let tk = &self.tasks[iu];
+            let j = taken[iu] as usize;
+            taken[iu] += 1;
+            let &(host, from, to) = tk.runs.get(j).ok_or(NotReplayable)?;
+            let completed = j + 1 == tk.runs.len() && tk.state == State::Completed;
+            // A run ends by a pause, unless it is the completed task's last.
+            let paused = !completed;
+            if to <= from || (paused && tk.pauses.len() <= j) {
+                return Err(NotReplayable);
+            }
+            segments.push(Segment {
+                task: i,
+                host,
+                from,
+                to,
+                remaining: tk.duration - done[iu],
+                paused,
+            });
+            done[iu] += to - from;
+        }
+        Ok(segments)
+    }
+
+    /// The second pass: replays the hosts' usage over the first pass's runs (`log`: the task of
+    /// each placement, in order), calling `progress` with the fraction of the run's time
+    /// replayed after each chunk. `Err` leaves the hosts' figures unfinished.
+    pub(super) fn replay_usage(
+        &mut self,
+        log: &[u32],
+        progress: &mut dyn FnMut(f64),
+    ) -> Result<(), NotReplayable> {
+        let mut chunks = Chunks::new(self.scenario.workload, self.segments(log)?);
+        let mut failed = None;
+        let end = self.end.max(1) as f64;
+        // Natively the next chunks are made on a second core while this one is applied.
+        crate::parallel::pipeline(
+            |chunk: &mut Chunk| match chunks.next_chunk(chunk) {
+                Ok(made) => made,
+                Err(e) => {
+                    failed = Some(e);
+                    false
+                }
+            },
+            |chunk| {
+                for change in &chunk.changes {
+                    let (h, i, t) = (change.host as usize, change.task, change.t);
+                    match change.kind {
+                        ChangeKind::Start => self.host_start(h, i, change.usage, t),
+                        ChangeKind::Usage => self.host_change(h, i, change.usage, t),
+                        ChangeKind::Stop => self.host_stop(h, i, t),
+                    }
+                }
+                progress(((chunk.start + CHUNK_MS) as f64 / end).min(1.0));
+            },
+        );
+        failed.map_or(Ok(()), Err)
+    }
+}
+
+/// The changes of one chunk of time, in the event loop's order.
+#[derive(Debug, Default)]
+struct Chunk {
+    start: i64,
+    changes: Vec<Change>,
+}
+
+/// The replay's walk through time: the runs on a host, each with its cursor, and the changes of
+/// the chunk being made.
+struct Chunks<'a> {
+    workload: &'a Workload,
+    segments: Vec<Segment>,
+    /// The next segment not yet begun.
+    next_segment: usize,
+    /// Segments begun and not ended, in placement order, with their cursors.
+    active: Vec<(u32, Cursor)>,
+    /// The start of the chunk last made.
+    start: Option<i64>,
+    changes: Vec<Change>,
+    /// `key << 32 | index into changes`, sorted by key (see [`Chunks::sort`]); and the sort's
+    /// other buffer.
+    order: Vec<u64>,
+    scratch: Vec<u64>,
+}
+
+impl<'a> Chunks<'a> {
+    fn new(workload: &'a Workload, segments: Vec<Segment>) -> Self {
+        Chunks {
+            workload,
+            segments,
+            next_segment: 0,
+            active: Vec::new(),
+            start: None,
+            changes: Vec::new(),
+            order: Vec::new(),
+            scratch: Vec::new(),
+        }
+    }
+
+    /// Makes the changes of the next chunk in which a run is on a host into `chunk`, sorted;
+    /// false when every run has been replayed.
+    fn next_chunk(&mut self, chunk: &mut Chunk) -> Result<bool, NotReplayable> {
+        let start = match (self.start, self.active.is_empty()) {
+            (Some(previous), false) => previous + CHUNK_MS,
+            _ => match self.segments.get(self.next_segment) {
+                Some(s) => s.from.div_euclid(CHUNK_MS) * CHUNK_MS,
+                None => return Ok(false),
+            },
+        };
+        let end = start + CHUNK_MS;
+        self.start = Some(start);
+        self.changes.clear();
+        // The runs already on a host step first: the runs placed in this chunk come after them
+        // in placement order.
+        let mut active = std::mem::take(&mut self.active);
+        let mut kept = 0;
+        for k in 0..active.len() {
+            let (s, mut cursor) = active[k];
+            if self.step(s, &mut cursor, end)? {
+                active[kept] = (s, cursor);
+                kept += 1;
+            }
+        }
+        active.truncate(kept);
+        while let Some(segment) = self.segments.get(self.next_segment) {
+            if segment.from >= end {
+                break;
+            }
+            let s = self.next_segment as u32;
+            self.next_segment += 1;
+            let mut cursor = self.place(s);
+            if self.step(s, &mut cursor, end)? {
+                active.push((s, cursor));
+            }
+        }
+        self.active = active;
+        self.sort(start);
+        chunk.start = start;
+        chunk.changes.clear();
+        let changes = &self.changes;
+        let index = |x: u64| (x & u64::from(u32::MAX)) as usize;
+        chunk
+            .changes
+            .extend(self.order.iter().map(|&x| changes[index(x)]));
+        Ok(true)
+    }
+
+    /// Places segment `s`'s task on its host, as the event loop's `start` does: its cursor,
+    /// and the change of its start.
+    fn place(&mut self, s: u32) -> Cursor {
+        let segment = self.segments[s as usize];
+        let spec = &self.workload.tasks[segment.task as usize];
+        let mut cursor = Cursor::unplaced(spec.fragments.end);
+        let (merge, single_step) = (true, false);
+        let at = segment.from;
+        cursor.place(
+            self.workload,
+            spec,
+            segment.remaining,
+            at,
+            merge,
+            single_step,
+        );
+        self.push(
+            at,
+            Phase::Placement,
+            ChangeKind::Start,
+            segment,
+            cursor.usage,
+        );
+        cursor
+    }
+
+    /// Steps segment `s`'s cursor through its changes before `end`, as the event loop's
+    /// `advance` and the task stopper do; false once the segment has ended. `Err` when its
+    /// fragments do not end where the first pass ended it.
+    fn step(&mut self, s: u32, cursor: &mut Cursor, end: i64) -> Result<bool, NotReplayable> {
+        let segment = self.segments[s as usize];
+        loop {
+            let b = cursor.frag_end;
+            if segment.paused && b > segment.to {
+                if segment.to >= end {
+                    return Ok(true);
+                }
+                self.push(segment.to, Phase::Pause, ChangeKind::Stop, segment, 0.0);
+                return Ok(false);
+            }
+            if b >= end {
+                return Ok(true);
+            }
+            if b > segment.to {
+                return Err(NotReplayable);
+            }
+            let old = cursor.usage;
+            match cursor.cross(self.workload, b, true) {
+                Boundary::Last if !segment.paused && b == segment.to => {
+                    self.push(b, Phase::Boundary, ChangeKind::Stop, segment, 0.0);
+                    return Ok(false);
+                }
+                Boundary::Last => return Err(NotReplayable),
+                Boundary::Next { .. } if cursor.usage != old => {
+                    let usage = cursor.usage;
+                    self.push(b, Phase::Boundary, ChangeKind::Usage, segment, usage);
+                }
+                Boundary::Next { .. } => {}
+            }
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, t: i64, phase: Phase, kind: ChangeKind, segment: Segment, usage: f64) {
+        self.changes.push(Change {
+            t,
+            phase,
+            kind,
+            host: segment.host,
+            task: segment.task,
+            usage,
+        });
+    }
+
+    /// Orders the chunk's changes by (time, phase), keeping the order they were made in (the
+    /// placement order) within each: a stable radix sort of `key << 32 | index` on the key's
+    /// two 12-bit digits.
+    fn sort(&mut self, start: i64) {
+        self.order.clear();
+        self.order
+            .extend(self.changes.iter().enumerate().map(|(k, c)| {
+                let key = ((c.t - start) as u64) << 2 | c.phase as u64;
+                key << 32 | k as u64
+            }));
+        self.scratch.resize(self.order.len(), 0);
+        for digit in 0..2 {
+            let shift = 32 + digit * DIGIT_BITS;
+            let mask = (1u64 << DIGIT_BITS) - 1;
+            let mut at = [0u32; 1 << DIGIT_BITS];
+            for &x in &self.order {
+                at[((x >> shift) & mask) as usize] += 1;
+            }
+            let mut sum = 0;
+            for slot in at.iter_mut() {
+                let n = *slot;
+                *slot = sum;
+                sum += n;
+            }
+            for &x in &self.order {
+                let d = ((x >> shift) & mask) as usize;
+                self.scratch[at[d] as usize] = x;
+                at[d] += 1;
+            }
+            std::mem::swap(&mut self.order, &mut self.scratch);
+        }
+    }
+}
