@@ -352,3 +352,108 @@ impl<'a> Chunks<'a> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::TaskSpec;
+
+    fn task(id: &str) -> TaskSpec {
+        TaskSpec {
+            id: id.into(),
+            name: id.into(),
+            submission_ms: 0,
+            duration_ms: 7_200_000,
+            cpu_count: 1,
+            cpu_capacity_mhz: 1000.0,
+            memory_mib: 1,
+            gpu_count: 0,
+            gpu_capacity_mhz: 0.0,
+            deferrable: false,
+            deadline_ms: None,
+            fragments: 0..0,
+        }
+    }
+
+    /// The changes at one instant come in the event loop's order (SPEC 6.1): fragment
+    /// boundaries and completions, then the stopper's pauses, then the placements, each in
+    /// placement order; the same task's boundary at the instant of its pause comes first.
+    #[test]
+    fn changes_at_one_instant_come_in_phase_then_placement_order() {
+        let mut workload = Workload::default();
+        // Task 0 runs from 0, is paused at 1 h (its own boundary then) and resumed at once.
+        workload.push_task(task("a"), [(3_600_000, 500.0), (3_600_000, 700.0)]);
+        // Task 1 runs from 0 to 2 h, with boundaries at 30 min and 1 h.
+        let fragments = [(1_800_000, 100.0), (1_800_000, 200.0), (3_600_000, 300.0)];
+        workload.push_task(task("c"), fragments);
+        // Task 2 runs from 1 h to 2 h.
+        let mut b = task("b");
+        b.duration_ms = 3_600_000;
+        workload.push_task(b, [(3_600_000, 400.0)]);
+        let (hour, all) = (3_600_000, 7_200_000);
+        let segment = |task, from, to, remaining, paused| Segment {
+            task,
+            host: 0,
+            from,
+            to,
+            remaining,
+            paused,
+        };
+        let segments = vec![
+            segment(1, 0, 2 * hour, all, false),
+            segment(0, 0, hour, all, true),
+            segment(2, hour, 2 * hour, hour, false),
+            segment(0, hour, 2 * hour, hour, false),
+        ];
+        let mut chunks = Chunks::new(&workload, segments);
+        let mut chunk = Chunk::default();
+        let mut seen = Vec::new();
+        while chunks.next_chunk(&mut chunk) == Ok(true) {
+            seen.extend(chunk.changes.iter().map(|c| (c.t, c.kind, c.task, c.usage)));
+        }
+        use ChangeKind::{Start, Stop, Usage};
+        let expected = vec![
+            (0, Start, 1, 100.0),
+            (0, Start, 0, 500.0),
+            (hour / 2, Usage, 1, 200.0),
+            (hour, Usage, 1, 300.0),
+            (hour, Usage, 0, 700.0),
+            (hour, Stop, 0, 0.0),
+            (hour, Start, 2, 400.0),
+            (hour, Start, 0, 700.0),
+            (2 * hour, Stop, 1, 0.0),
+            (2 * hour, Stop, 2, 0.0),
+            (2 * hour, Stop, 0, 0.0),
+        ];
+        assert_eq!(seen, expected);
+    }
+
+    /// A completed run whose fragments end before or after the first pass ended it cannot be
+    /// replayed (its task's duration is not the sum of its fragments).
+    #[test]
+    fn fragments_that_outlast_their_run_are_not_replayed() {
+        let mut workload = Workload::default();
+        workload.push_task(task("a"), [(3_600_000, 500.0), (3_600_000, 700.0)]);
+        for to in [3_600_000, 9_000_000] {
+            let segments = vec![Segment {
+                task: 0,
+                host: 0,
+                from: 0,
+                to,
+                remaining: 7_200_000,
+                paused: false,
+            }];
+            let mut chunks = Chunks::new(&workload, segments);
+            let mut chunk = Chunk::default();
+            let mut answers = Vec::new();
+            loop {
+                let answer = chunks.next_chunk(&mut chunk);
+                answers.push(answer);
+                if answer != Ok(true) {
+                    break;
+                }
+            }
+            assert_eq!(answers.last(), Some(&Err(NotReplayable)), "run to {to}");
+        }
+    }
+}
