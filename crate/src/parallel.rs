@@ -61,6 +61,9 @@ pub fn pipeline<T: Send + Default>(
                     }
                 }
             });
+            // Owned here, so that a panic in `consume` drops both ends and the producer, blocked
+            // on either, stops: the scope can then join it and pass the panic on.
+            let (filled, back) = (filled, back);
             while let Ok(buffer) = filled.recv() {
                 consume(&buffer);
                 let _ = back.send(buffer);
@@ -195,6 +198,43 @@ pub fn run_in_order<R: Send>(
 
 #[cfg(test)]
 mod tests {
+    /// The pipeline hands every buffer to the consumer in the order it was filled, and a panic
+    /// in either stage comes back to the caller instead of leaving the other stage waiting.
+    #[test]
+    fn a_pipeline_keeps_the_order_and_passes_a_panic_on() {
+        let mut next = 0u32;
+        let mut seen = Vec::new();
+        super::pipeline(
+            |b: &mut Vec<u32>| {
+                b.clear();
+                b.extend(next..next + 3);
+                next += 3;
+                next <= 300
+            },
+            |b| seen.extend_from_slice(b),
+        );
+        assert_eq!(seen, (0..300).collect::<Vec<u32>>());
+        for panicking_consumer in [true, false] {
+            let (done, finished) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let answer = std::panic::catch_unwind(|| {
+                    let mut made = 0;
+                    super::pipeline(
+                        |_: &mut Vec<u32>| {
+                            made += 1;
+                            assert!(panicking_consumer || made < 5, "producer fails");
+                            true
+                        },
+                        |_| assert!(!panicking_consumer, "consumer fails"),
+                    );
+                });
+                let _ = done.send(answer.is_err());
+            });
+            let panicked = finished.recv_timeout(std::time::Duration::from_secs(20));
+            assert_eq!(panicked, Ok(true), "consumer panics: {panicking_consumer}");
+        }
+    }
+
     use super::*;
 
     #[test]

@@ -94,8 +94,9 @@ pub struct Simulation<'a> {
     /// The run was cut by a limit of [`Options`].
     pub(super) cut: bool,
     /// Whether [`Simulation::step_to_end`] may run in two passes (the tests turn it off to
-    /// compare with the event loop alone), and whether it did.
+    /// compare with the event loop alone).
     pub(super) may_replay: bool,
+    /// Whether the run was made in two passes (`usage_replay.rs`), for the tests.
     pub(super) replayed: bool,
 }
 
@@ -336,8 +337,12 @@ impl<'a> Simulation<'a> {
     /// `instants + skipped` instants by now: once that reaches the instant limit, the run
     /// starts again from the beginning without merging (a run that long is rare, and at most
     /// done twice), so that the limit falls exactly where it falls without merging.
+    /// A run of the placements only never merges (each task is one step), so it never restarts.
     pub(super) fn unmerge_near_limit(&mut self) {
-        if self.merge && self.instants.saturating_add(self.skipped) >= self.options.max_instants {
+        if self.merge
+            && !self.options.placements_only
+            && self.instants.saturating_add(self.skipped) >= self.options.max_instants
+        {
             *self = Simulation::new(self.scenario, self.options.clone());
             self.merge = false;
             if !self.tasks.is_empty() {
@@ -390,15 +395,23 @@ impl<'a> Simulation<'a> {
     /// Runs to the end: in two passes where the second can reproduce the event loop's run bit
     /// for bit (`usage_replay.rs`: the placements, then the hosts' usage replayed from them,
     /// several times faster on traces of many fragments), else by the event loop alone.
-    /// `progress` is given the fraction of tasks ended, or of the two passes' work done.
+    /// `progress` is given the fraction of tasks ended, or of the two passes' work done, never
+    /// less than it was given before (a run the replay gives up on starts again).
     fn run_to_end(&mut self, chunk: u64, progress: &mut dyn FnMut(f64)) {
+        let mut shown = 0.0f64;
+        let mut progress = |f: f64| {
+            shown = shown.max(f);
+            progress(shown);
+        };
+        let workload = self.scenario.workload;
         let two_passes = self.may_replay
             && !self.options.placements_only
             && self.instants == 0
             && self.merge
-            && super::usage_replay::replayable_workload(self.scenario.workload);
+            && super::usage_replay::replayable_workload(workload)
+            && !super::usage_replay::may_reach_instant_limit(workload, self.options.max_instants);
         if two_passes {
-            if self.run_two_passes(chunk, progress).is_ok() {
+            if self.run_two_passes(chunk, &mut progress).is_ok() {
                 self.replayed = true;
                 return;
             }
@@ -412,8 +425,9 @@ impl<'a> Simulation<'a> {
 
     /// [`Simulation::run_to_end`] in two passes; `Err` when the second cannot reproduce the
     /// event loop's run (the simulation is then to be made afresh): a run cut by a limit, or
-    /// one that could be cut by the instant limit counted as the event loop counts instants
-    /// (the first pass's instants plus, at most, one per fragment boundary and two per run).
+    /// one that could be cut by the instant limit as the event loop counts instants (the first
+    /// pass's instants, plus one per fragment, one per resumption mid-fragment and one per stale
+    /// event of a paused run at most).
     fn run_two_passes(
         &mut self,
         chunk: u64,
@@ -425,17 +439,20 @@ impl<'a> Simulation<'a> {
         self.options.placements_only = true;
         self.placement_log = Some(Vec::new());
         while !self.step(chunk) {
+            if self.cut {
+                break;
+            }
             progress(FIRST_PASS * self.progress());
         }
         self.options.placements_only = false;
-        let log = self.placement_log.take().ok_or(NotReplayable)?;
+        let log = self.placement_log.take().ok_or(NotReplayable::Limit)?;
         let fragments = self.scenario.workload.fragments.len();
         let bound = self
             .instants
-            .saturating_add(fragments.saturating_mul(2))
+            .saturating_add(fragments)
             .saturating_add(2 * log.len() as u64);
-        if self.cut || !self.merge || bound >= self.options.max_instants {
-            return Err(NotReplayable);
+        if self.cut || bound >= self.options.max_instants {
+            return Err(NotReplayable::Limit);
         }
         self.replay_usage(&log, &mut |f| progress(FIRST_PASS + (1.0 - FIRST_PASS) * f))
     }
@@ -836,11 +853,12 @@ mod tests {
     }
 
     /// A run in two passes (the placements, then the hosts' usage replayed from them, see
-    /// `usage_replay.rs`) gives the event loop's result, every byte of it: under filter,
-    /// memorizing and time-shifting policies (the stopper's pauses and resumptions), with and
-    /// without a carbon trace, Classic and Current, exact and windowed power series, runs that
-    /// span many of the replay's chunks and a day without any task. A run cut by a limit, or
-    /// of a workload with zero-length fragments, is made by the event loop (the same bytes).
+    /// `usage_replay.rs`) gives the event loop's result, every byte of it, and the same
+    /// explanation of a task: under filter, memorizing and time-shifting policies (the stopper's
+    /// pauses and resumptions), with and without a carbon trace, Classic and Current, exact and
+    /// windowed power series, tasks without fragments, runs that span many of the replay's
+    /// chunks and a day without any task. A run cut by a limit, or of a workload with
+    /// zero-length fragments, is made by the event loop (the same bytes).
     #[test]
     fn two_passes_give_the_event_loops_result() {
         let policies = [
@@ -853,17 +871,10 @@ mod tests {
             r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
         ];
         let topology = crate::bench::cluster(6);
+        let trace = carbon(1_700_000_000_000);
         let (mut replayed, mut paused, mut compared) = (0, 0, 0);
         for seed in 1..5u64 {
-            let mut workload = repeating_workload_with(seed, 300, seed == 4);
-            if seed == 3 {
-                // A day with nothing submitted and nothing running.
-                for task in workload.tasks.iter_mut().skip(150) {
-                    task.submission_ms += 3 * 86_400_000;
-                    task.deadline_ms = task.deadline_ms.map(|d| d + 3 * 86_400_000);
-                }
-            }
-            let trace = carbon(1_700_000_000_000);
+            let workload = replay_workload(seed);
             for text in policies {
                 let policy = crate::policy::policy_from_text(text).unwrap().0;
                 for (k, with_carbon) in [false, true].into_iter().enumerate() {
@@ -882,35 +893,23 @@ mod tests {
                     ];
                     for (l, (max_instants, max_time_ms)) in limits.into_iter().enumerate() {
                         let options = Options {
-                            semantics: [Semantics::Classic, Semantics::Current][k],
+                            semantics: [Semantics::Classic, Semantics::Current]
+                                [(seed as usize + k) % 2],
                             series_resolution_ms: [0, 60_000][(seed as usize + l) % 2],
                             max_instants,
                             max_time_ms,
+                            explain_task: Some(
+                                workload.tasks[(seed as usize * 37) % 150].id.clone(),
+                            ),
                             ..Options::default()
                         };
                         let context =
                             format!("seed {seed}, {text}, carbon {with_carbon}, limits {l}");
-                        let mut event_loop = Simulation::new(scenario, options.clone());
-                        event_loop.may_replay = false;
-                        event_loop.step_to_end(1 << 16, &mut |_| {});
-                        assert!(!event_loop.replayed, "{context}");
-                        let mut two = Simulation::new(scenario, options);
-                        two.step_to_end(1 << 16, &mut |_| {});
-                        let expected = serde_json::to_string(&event_loop.finish()).unwrap();
+                        let result = compare_with_event_loop(scenario, options, &context);
                         let uncut = l == 0 && seed != 4;
-                        assert_eq!(two.replayed, uncut, "{context}");
-                        let result = two.finish();
-                        assert_eq!(
-                            serde_json::to_string(&result).unwrap(),
-                            expected,
-                            "{context}"
-                        );
+                        assert_eq!(result.is_some(), uncut, "replayed: {context}");
                         replayed += usize::from(uncut);
-                        paused += if uncut {
-                            result.metrics.paused_tasks
-                        } else {
-                            0
-                        };
+                        paused += result.map_or(0, |r| r.metrics.paused_tasks);
                         compared += 1;
                     }
                 }
@@ -922,6 +921,57 @@ mod tests {
             paused > 0,
             "no replayed run paused a task: the stopper went untested"
         );
+    }
+
+    /// The workloads of [`two_passes_give_the_event_loops_result`]: seed 4's with zero-length
+    /// fragments (not replayed), seed 3's with a day without tasks, seed 2's with every fifth
+    /// task without fragments.
+    fn replay_workload(seed: u64) -> Workload {
+        let mut workload = repeating_workload_with(seed, 300, seed == 4);
+        if seed == 3 {
+            for task in workload.tasks.iter_mut().skip(150) {
+                task.submission_ms += 3 * 86_400_000;
+                task.deadline_ms = task.deadline_ms.map(|d| d + 3 * 86_400_000);
+            }
+        }
+        if seed == 2 {
+            for task in workload.tasks.iter_mut().step_by(5) {
+                task.fragments = 0..0;
+            }
+        }
+        workload
+    }
+
+    /// Runs `scenario` by the event loop alone and as it runs by default, asserting the same
+    /// result (every byte of its JSON) and the same explanation; the result when the default
+    /// run was made in two passes.
+    fn compare_with_event_loop(
+        scenario: Scenario,
+        options: Options,
+        context: &str,
+    ) -> Option<SimResult> {
+        let mut event_loop = Simulation::new(scenario, options.clone());
+        event_loop.may_replay = false;
+        event_loop.step_to_end(1 << 16, &mut |_| {});
+        assert!(!event_loop.replayed, "{context}");
+        let mut default = Simulation::new(scenario, options);
+        let mut shown = Vec::new();
+        default.step_to_end(1 << 10, &mut |f| shown.push(f));
+        assert!(
+            shown.windows(2).all(|w| w[0] <= w[1]),
+            "progress goes back: {context}"
+        );
+        let explained = |s: &Simulation| serde_json::to_string(&s.explanation()).unwrap();
+        assert_eq!(explained(&default), explained(&event_loop), "{context}");
+        let expected = serde_json::to_string(&event_loop.finish()).unwrap();
+        let replayed = default.replayed;
+        let result = default.finish();
+        assert_eq!(
+            serde_json::to_string(&result).unwrap(),
+            expected,
+            "{context}"
+        );
+        replayed.then_some(result)
     }
 
     /// Merging the boundaries between fragments of the same usage changes nothing in the

@@ -26,9 +26,19 @@ use super::run::Simulation;
 use super::task::{Boundary, Cursor, State};
 use crate::model::Workload;
 
-/// The time a chunk of the replay spans, ms (about 70 minutes): a chunk's changes are sorted by
-/// their time within it and phase, a 24-bit key.
+/// The longest time a chunk of the replay spans, ms (about 70 minutes): a chunk's changes are
+/// sorted by their time within it and phase, a 24-bit key. A chunk starts at the first change
+/// due, so a stretch of time without any change costs nothing.
 const CHUNK_MS: i64 = 1 << 22;
+
+/// The most changes a chunk should hold: past this the next chunks span a quarter of the time
+/// (and twice as much again once they hold under a sixteenth), so the replay's memory stays in
+/// proportion to the busiest stretch of a trace, not to its length.
+const DENSE_CHUNK: usize = 1 << 18;
+
+/// The replay steps as the event loop does with merged fragments (a run that would not merge
+/// is made by the event loop: `Simulation::run_to_end`).
+const MERGED: bool = true;
 
 /// The radix sort's digits: two of 12 bits cover the key.
 const DIGIT_BITS: u32 = 12;
@@ -81,12 +91,27 @@ struct Segment {
 
 /// Why the replay cannot reproduce the event loop's run (the event loop makes it instead).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) struct NotReplayable;
+pub(super) enum NotReplayable {
+    /// The first pass was cut by a limit of [`super::Options`], or the event loop could reach
+    /// the instant limit (it counts instants the first pass does not have).
+    Limit,
+    /// A run of zero length: its start and end fall at one time, in two instants.
+    ZeroLengthRun,
+    /// A task's fragments do not end where its duration does (the first pass ran the duration).
+    FragmentsDisagree,
+}
 
 /// Whether a workload can be replayed at all: no zero-length fragment (its boundary would fall
 /// at the instant its step began, an instant of its own in the event loop).
 pub(super) fn replayable_workload(workload: &Workload) -> bool {
     !workload.fragments.has_zero_duration()
+}
+
+/// Whether the event loop could reach `max_instants` on `workload` whatever the first pass
+/// counts: it may have an instant per fragment besides the first pass's, so a workload of as
+/// many fragments as the limit is left to the event loop without a first pass.
+pub(super) fn may_reach_instant_limit(workload: &Workload, max_instants: u64) -> bool {
+    workload.fragments.len() >= max_instants
 }
 
 impl Simulation<'_> {
@@ -102,12 +127,24 @@ impl Simulation<'_> {
             let tk = &self.tasks[iu];
             let j = taken[iu] as usize;
             taken[iu] += 1;
-            let &(host, from, to) = tk.runs.get(j).ok_or(NotReplayable)?;
-            let completed = j + 1 == tk.runs.len() && tk.state == State::Completed;
+            let &(host, from, to) = tk.runs.get(j).ok_or(NotReplayable::Limit)?;
+            let last = j + 1 == tk.runs.len();
+            let completed = last && tk.state == State::Completed;
             // A run ends by a pause, unless it is the completed task's last.
             let paused = !completed;
-            if to <= from || (paused && tk.pauses.len() <= j) {
-                return Err(NotReplayable);
+            if to <= from {
+                return Err(NotReplayable::ZeroLengthRun);
+            }
+            if paused && tk.pauses.len() <= j {
+                return Err(NotReplayable::Limit);
+            }
+            // A completed task's fragments are checked against its runs as they are replayed;
+            // a task that ends paused is checked here (few are).
+            let spec = &self.scenario.workload.tasks[iu];
+            let fragments = &self.scenario.workload.fragments;
+            let ends_paused = last && paused && !spec.fragments.is_empty();
+            if ends_paused && fragments.checked_duration(&spec.fragments) != Some(spec.duration_ms) {
+                return Err(NotReplayable::FragmentsDisagree);
             }
             segments.push(Segment {
                 task: i,
@@ -151,7 +188,7 @@ impl Simulation<'_> {
                         ChangeKind::Stop => self.host_stop(h, i, t),
                     }
                 }
-                progress(((chunk.start + CHUNK_MS) as f64 / end).min(1.0));
+                progress((chunk.end as f64 / end).min(1.0));
             },
         );
         failed.map_or(Ok(()), Err)
@@ -161,7 +198,8 @@ impl Simulation<'_> {
 /// The changes of one chunk of time, in the event loop's order.
 #[derive(Debug, Default)]
 struct Chunk {
-    start: i64,
+    /// Where the chunk's time ends (its changes are before).
+    end: i64,
     changes: Vec<Change>,
 }
 
@@ -174,8 +212,11 @@ struct Chunks<'a> {
     next_segment: usize,
     /// Segments begun and not ended, in placement order, with their cursors.
     active: Vec<(u32, Cursor)>,
-    /// The start of the chunk last made.
-    start: Option<i64>,
+    /// The earliest change due of the segments in `active`.
+    active_due: i64,
+    /// The end of the chunk last made, and how long the next one may be.
+    last_end: Option<i64>,
+    length: i64,
     changes: Vec<Change>,
     /// `key << 32 | index into changes`, sorted by key (see [`Chunks::sort`]); and the sort's
     /// other buffer.
@@ -190,35 +231,39 @@ impl<'a> Chunks<'a> {
             segments,
             next_segment: 0,
             active: Vec::new(),
-            start: None,
+            active_due: i64::MAX,
+            last_end: None,
+            length: CHUNK_MS,
             changes: Vec::new(),
             order: Vec::new(),
             scratch: Vec::new(),
         }
     }
 
-    /// Makes the changes of the next chunk in which a run is on a host into `chunk`, sorted;
-    /// false when every run has been replayed.
+    /// Makes the changes of the next chunk that has any into `chunk`, sorted; false when every
+    /// segment has been replayed. A chunk starts at the first change due (after the last chunk)
+    /// and spans [`CHUNK_MS`] at most, less after a dense one (see [`DENSE_CHUNK`]).
     fn next_chunk(&mut self, chunk: &mut Chunk) -> Result<bool, NotReplayable> {
-        let start = match (self.start, self.active.is_empty()) {
-            (Some(previous), false) => previous + CHUNK_MS,
-            _ => match self.segments.get(self.next_segment) {
-                Some(s) => s.from.div_euclid(CHUNK_MS) * CHUNK_MS,
-                None => return Ok(false),
-            },
-        };
-        let end = start + CHUNK_MS;
-        self.start = Some(start);
+        let next_from = self.segments.get(self.next_segment).map(|s| s.from);
+        let due = next_from.map_or(self.active_due, |from| from.min(self.active_due));
+        if due == i64::MAX {
+            return Ok(false);
+        }
+        let start = self.last_end.map_or(due, |last| last.max(due));
+        let end = start.saturating_add(self.length);
+        self.last_end = Some(end);
         self.changes.clear();
-        // The runs already on a host step first: the runs placed in this chunk come after them
-        // in placement order.
+        // The segments already on a host step first: the segments placed in this chunk come
+        // after them in placement order.
         let mut active = std::mem::take(&mut self.active);
         let mut kept = 0;
+        self.active_due = i64::MAX;
         for k in 0..active.len() {
             let (s, mut cursor) = active[k];
-            if self.step(s, &mut cursor, end)? {
+            if let Some(next) = self.step_segment(s, &mut cursor, end)? {
                 active[kept] = (s, cursor);
                 kept += 1;
+                self.active_due = self.active_due.min(next);
             }
         }
         active.truncate(kept);
@@ -228,14 +273,20 @@ impl<'a> Chunks<'a> {
             }
             let s = self.next_segment as u32;
             self.next_segment += 1;
-            let mut cursor = self.place(s);
-            if self.step(s, &mut cursor, end)? {
+            let mut cursor = self.begin_segment(s);
+            if let Some(next) = self.step_segment(s, &mut cursor, end)? {
                 active.push((s, cursor));
+                self.active_due = self.active_due.min(next);
             }
         }
         self.active = active;
         self.sort(start);
-        chunk.start = start;
+        self.length = match self.changes.len() {
+            n if n > DENSE_CHUNK => (self.length / 4).max(1),
+            n if n < DENSE_CHUNK / 16 => (self.length * 2).min(CHUNK_MS),
+            _ => self.length,
+        };
+        chunk.end = end;
         chunk.changes.clear();
         let changes = &self.changes;
         let index = |x: u64| (x & u64::from(u32::MAX)) as usize;
@@ -247,18 +298,18 @@ impl<'a> Chunks<'a> {
 
     /// Places segment `s`'s task on its host, as the event loop's `start` does: its cursor,
     /// and the change of its start.
-    fn place(&mut self, s: u32) -> Cursor {
+    fn begin_segment(&mut self, s: u32) -> Cursor {
         let segment = self.segments[s as usize];
         let spec = &self.workload.tasks[segment.task as usize];
         let mut cursor = Cursor::unplaced(spec.fragments.end);
-        let (merge, single_step) = (true, false);
+        let single_step = false;
         let at = segment.from;
         cursor.place(
             self.workload,
             spec,
             segment.remaining,
             at,
-            merge,
+            MERGED,
             single_step,
         );
         self.push(
@@ -272,35 +323,41 @@ impl<'a> Chunks<'a> {
     }
 
     /// Steps segment `s`'s cursor through its changes before `end`, as the event loop's
-    /// `advance` and the task stopper do; false once the segment has ended. `Err` when its
-    /// fragments do not end where the first pass ended it.
-    fn step(&mut self, s: u32, cursor: &mut Cursor, end: i64) -> Result<bool, NotReplayable> {
+    /// `advance` and the task stopper do: the time of its next change when the segment goes on,
+    /// `None` once it has ended. `Err` when its fragments do not end where the first pass ended
+    /// it.
+    fn step_segment(
+        &mut self,
+        s: u32,
+        cursor: &mut Cursor,
+        end: i64,
+    ) -> Result<Option<i64>, NotReplayable> {
         let segment = self.segments[s as usize];
         loop {
-            let b = cursor.frag_end;
-            if segment.paused && b > segment.to {
+            let boundary = cursor.frag_end;
+            if segment.paused && boundary > segment.to {
                 if segment.to >= end {
-                    return Ok(true);
+                    return Ok(Some(segment.to));
                 }
                 self.push(segment.to, Phase::Pause, ChangeKind::Stop, segment, 0.0);
-                return Ok(false);
+                return Ok(None);
             }
-            if b >= end {
-                return Ok(true);
+            if boundary >= end {
+                return Ok(Some(boundary));
             }
-            if b > segment.to {
-                return Err(NotReplayable);
+            if boundary > segment.to {
+                return Err(NotReplayable::FragmentsDisagree);
             }
             let old = cursor.usage;
-            match cursor.cross(self.workload, b, true) {
-                Boundary::Last if !segment.paused && b == segment.to => {
-                    self.push(b, Phase::Boundary, ChangeKind::Stop, segment, 0.0);
-                    return Ok(false);
+            match cursor.cross(self.workload, boundary, MERGED) {
+                Boundary::Last if !segment.paused && boundary == segment.to => {
+                    self.push(boundary, Phase::Boundary, ChangeKind::Stop, segment, 0.0);
+                    return Ok(None);
                 }
-                Boundary::Last => return Err(NotReplayable),
+                Boundary::Last => return Err(NotReplayable::FragmentsDisagree),
                 Boundary::Next { .. } if cursor.usage != old => {
                     let usage = cursor.usage;
-                    self.push(b, Phase::Boundary, ChangeKind::Usage, segment, usage);
+                    self.push(boundary, Phase::Boundary, ChangeKind::Usage, segment, usage);
                 }
                 Boundary::Next { .. } => {}
             }
@@ -428,6 +485,33 @@ mod tests {
         assert_eq!(seen, expected);
     }
 
+    /// A stretch without changes costs no chunk: a task of two fragments of five years each is
+    /// replayed in three chunks (its start, its one boundary, its end), not in 75,000 of
+    /// [`CHUNK_MS`].
+    #[test]
+    fn time_without_changes_is_stepped_over() {
+        let years = 5 * 366 * 86_400_000;
+        let mut workload = Workload::default();
+        let mut long = task("long");
+        long.duration_ms = 2 * years;
+        workload.push_task(long, [(years, 500.0), (years, 700.0)]);
+        let segments = vec![Segment {
+            task: 0,
+            host: 0,
+            from: 0,
+            to: 2 * years,
+            remaining: 2 * years,
+            paused: false,
+        }];
+        let mut chunks = Chunks::new(&workload, segments);
+        let mut chunk = Chunk::default();
+        let mut made = Vec::new();
+        while chunks.next_chunk(&mut chunk) == Ok(true) {
+            made.push(chunk.changes.iter().map(|c| c.t).collect::<Vec<_>>());
+        }
+        assert_eq!(made, vec![vec![0], vec![years], vec![2 * years]]);
+    }
+
     /// A completed run whose fragments end before or after the first pass ended it cannot be
     /// replayed (its task's duration is not the sum of its fragments).
     #[test]
@@ -453,7 +537,11 @@ mod tests {
                     break;
                 }
             }
-            assert_eq!(answers.last(), Some(&Err(NotReplayable)), "run to {to}");
+            assert_eq!(
+                answers.last(),
+                Some(&Err(NotReplayable::FragmentsDisagree)),
+                "run to {to}"
+            );
         }
     }
 }
