@@ -91,7 +91,9 @@ pub struct Simulation<'a> {
     /// The task of each placement, in order, while the first pass of a two-pass run
     /// (`usage_replay.rs`) records them.
     pub(super) placement_log: Option<Vec<u32>>,
-    /// The run was cut by a limit of [`Options`].
+    /// The run was cut: by a limit of [`Options`], or by the guard against a run that never
+    /// ends (`terminate_blocked`, which ends the queue at the last instant: a first pass may
+    /// have its last instant elsewhere than the event loop, so such a run is not replayed).
     pub(super) cut: bool,
     /// Whether [`Simulation::step_to_end`] may run in two passes (the tests turn it off to
     /// compare with the event loop alone).
@@ -568,6 +570,7 @@ impl<'a> Simulation<'a> {
     /// deferred task has its latest start ahead; no test or random scenario has reached it.
     /// Nothing runs here (a running task has its completion ahead).
     pub(super) fn terminate_blocked(&mut self) {
+        self.cut = true;
         let reason = "blocked: no host can take it and nothing is running that could free one";
         self.terminate_queue(self.now, reason.to_string());
     }

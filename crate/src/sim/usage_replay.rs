@@ -143,7 +143,8 @@ impl Simulation<'_> {
             let spec = &self.scenario.workload.tasks[iu];
             let fragments = &self.scenario.workload.fragments;
             let ends_paused = last && paused && !spec.fragments.is_empty();
-            if ends_paused && fragments.checked_duration(&spec.fragments) != Some(spec.duration_ms) {
+            let disagree = || fragments.checked_duration(&spec.fragments) != Some(spec.duration_ms);
+            if ends_paused && disagree() {
                 return Err(NotReplayable::FragmentsDisagree);
             }
             segments.push(Segment {
