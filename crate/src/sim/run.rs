@@ -794,6 +794,18 @@ mod tests {
         }
     }
 
+    /// The policies the comparisons of whole runs below run: filter, reversed, memorizing, and
+    /// time-shifting with the task stopper at two thresholds (pauses and resumptions).
+    const STOPPER_POLICIES: [&str; 5] = [
+        r#"{"type": "prefab", "policyName": "Mem"}"#,
+        r#"{"type": "prefab", "policyName": "MemInv"}"#,
+        r#"{"type": "prefab", "policyName": "TaskNumMemorizing"}"#,
+        r#"{"type": "timeshift", "filters": [{"type": "Compute"}, {"type": "VCpu"}, {"type": "Ram"}],
+            "weighers": [{"type": "Ram"}], "memorize": false,
+            "taskStopper": {"forecastThreshold": 0.6}}"#,
+        r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
+    ];
+
     /// A run of the placements only ([`Options::placements_only`]) places, starts, pauses,
     /// defers and ends every task exactly as the full run: with and without a carbon trace,
     /// under filter, memorizing and time-shifting policies (pauses by the stopper included),
@@ -802,17 +814,8 @@ mod tests {
     /// not follow usage (the tasks each ran).
     #[test]
     fn placements_only_gives_the_full_runs_task_records() {
-        let policies = [
-            r#"{"type": "prefab", "policyName": "Mem"}"#,
-            r#"{"type": "prefab", "policyName": "MemInv"}"#,
-            r#"{"type": "prefab", "policyName": "TaskNumMemorizing"}"#,
-            r#"{"type": "timeshift", "filters": [{"type": "Compute"}, {"type": "VCpu"}, {"type": "Ram"}],
-                "weighers": [{"type": "Ram"}], "memorize": false,
-                "taskStopper": {"forecastThreshold": 0.6}}"#,
-            r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
-        ];
         let (mut compared, mut paused, mut cut) = (0, 0, 0);
-        each_scenario(&policies, |seed, text, with_carbon, scenario| {
+        each_scenario(&STOPPER_POLICIES, |seed, text, with_carbon, scenario| {
             // Classic and Current scheduling; the second seed's runs are cut by the time limit
             // (every task still running or queued then terminated).
             let semantics = [Semantics::Classic, Semantics::Current][seed as usize % 2];
@@ -864,21 +867,12 @@ mod tests {
     /// zero-length fragments, is made by the event loop (the same bytes).
     #[test]
     fn two_passes_give_the_event_loops_result() {
-        let policies = [
-            r#"{"type": "prefab", "policyName": "Mem"}"#,
-            r#"{"type": "prefab", "policyName": "MemInv"}"#,
-            r#"{"type": "prefab", "policyName": "TaskNumMemorizing"}"#,
-            r#"{"type": "timeshift", "filters": [{"type": "Compute"}, {"type": "VCpu"}, {"type": "Ram"}],
-                "weighers": [{"type": "Ram"}], "memorize": false,
-                "taskStopper": {"forecastThreshold": 0.6}}"#,
-            r#"{"type": "timeshift", "taskStopper": {"forecastThreshold": 0.4}}"#,
-        ];
         let topology = crate::bench::cluster(6);
         let trace = carbon(1_700_000_000_000);
         let (mut replayed, mut paused, mut compared) = (0, 0, 0);
         for seed in 1..5u64 {
             let workload = replay_workload(seed);
-            for text in policies {
+            for text in STOPPER_POLICIES {
                 let policy = crate::policy::policy_from_text(text).unwrap().0;
                 for (k, with_carbon) in [false, true].into_iter().enumerate() {
                     let scenario = Scenario {
