@@ -234,6 +234,16 @@ impl Fragments {
         self.sealed = true;
     }
 
+    /// Takes `numbering`'s pieces as this store's: for runs pushed by piece index
+    /// ([`Fragments::push_piece`]) with the indices `numbering` gave ([`Fragments::piece_of`]),
+    /// as a reader that numbers pieces on one core and appends runs on another does. This
+    /// store's own pieces, if any, are dropped.
+    pub fn adopt_pieces(&mut self, numbering: Fragments) {
+        self.pieces = numbering.pieces;
+        self.index = numbering.index;
+        self.recent = numbering.recent;
+    }
+
     /// Frees what only adding needs (the piece index) and spare capacity: for a workload that
     /// is complete. Adding later still works.
     pub fn shrink(&mut self) {

@@ -7,268 +7,108 @@
 //! (strings as ids, nulls, a PLAIN page, a value the general reader would report) is read the
 //! general way, which reports what is wrong.
 
+use super::fragment_walk::{Ops, Sink, Walk};
 use super::parquet_fragments::{Grouped, Grouping, TaskIds};
-use crate::input::parquet::{Block, ColumnRuns, Dictionary, NotRuns, Table, Want};
+use crate::input::parquet::{NotRuns, Table};
 use crate::model::Fragments;
-use std::collections::HashMap;
-
-/// A task of [`TaskIds`] per id dictionary entry, looked up on first use.
-struct TaskCache {
-    tasks: Vec<u32>,
-}
-
-const UNKNOWN: u32 = u32::MAX;
-const ORPHAN: u32 = u32::MAX - 1;
-
-impl TaskCache {
-    #[inline]
-    fn task(&mut self, ids: &TaskIds<'_>, dictionary: &[i64], index: u32) -> Option<u32> {
-        let slot = &mut self.tasks[index as usize];
-        if *slot == UNKNOWN {
-            *slot = ids
-                .by_integer
-                .get(&dictionary[index as usize])
-                .copied()
-                .unwrap_or(ORPHAN);
-        }
-        (*slot != ORPHAN).then_some(*slot)
-    }
-}
-
-/// Most entries of a direct table of pieces by (duration index, usage index): 4 MB.
-const DIRECT_PIECES: usize = 1 << 20;
-
-/// The piece of each (duration, usage) dictionary pair, interned on first use (so numbered in
-/// the order rows meet them, as the general reader numbers them).
-enum PieceCache {
-    /// Indexed by `duration * usages + usage`.
-    Direct {
-        usages: usize,
-        pieces: Vec<u32>,
-    },
-    Hashed(HashMap<(u32, u32), u32>),
-}
-
-impl PieceCache {
-    fn new(durations: usize, usages: usize) -> Self {
-        match durations.checked_mul(usages) {
-            Some(n) if n <= DIRECT_PIECES => PieceCache::Direct {
-                usages,
-                pieces: vec![UNKNOWN; n],
-            },
-            _ => PieceCache::Hashed(HashMap::new()),
-        }
-    }
-
-    /// The piece of (durations[d], usages[u]); [`NotRuns`] for a value the general reader
-    /// reports (a negative duration, a usage that is not a finite number >= 0).
-    #[inline]
-    fn piece(
-        &mut self,
-        fragments: &mut Fragments,
-        (durations, usages): (&[i64], &[f64]),
-        (d, u): (u32, u32),
-    ) -> Result<u32, NotRuns> {
-        let slot = match self {
-            PieceCache::Direct { usages: n, pieces } => &mut pieces[d as usize * *n + u as usize],
-            PieceCache::Hashed(map) => map.entry((d, u)).or_insert(UNKNOWN),
-        };
-        if *slot == UNKNOWN {
-            let (duration, usage) = (durations[d as usize], usages[u as usize]);
-            if duration < 0 || !(usage.is_finite() && usage >= 0.0) {
-                return Err(NotRuns(format!("the fragment ({duration}, {usage})")));
-            }
-            *slot = fragments.piece_of(duration, usage);
-        }
-        Ok(*slot)
-    }
-}
-
-impl PieceCache {
-    /// Appends to the current task one fragment per usage index of `values` (bit-packed
-    /// values, which change every row or two), all of duration index `d`: equal neighbours are
-    /// joined without a branch per value (a run starts where the piece differs from the one
-    /// before), then each run is pushed.
-    fn push_values(
-        &mut self,
-        fragments: &mut Fragments,
-        dictionaries: (&[i64], &[f64]),
-        d: u32,
-        values: &[u32],
-    ) -> Result<(), NotRuns> {
-        let known = match self {
-            PieceCache::Direct { usages, pieces } => {
-                let row = &pieces[d as usize * *usages..][..*usages];
-                values.iter().all(|&u| row[u as usize] != UNKNOWN)
-            }
-            PieceCache::Hashed(_) => false,
-        };
-        if !known {
-            for &u in values {
-                self.piece(fragments, dictionaries, (d, u))?;
-            }
-        }
-        let PieceCache::Direct { usages, pieces } = self else {
-            for &u in values {
-                let piece = self.piece(fragments, dictionaries, (d, u))?;
-                fragments.push_piece(piece, 1);
-            }
-            return Ok(());
-        };
-        let row = &pieces[d as usize * *usages..][..*usages];
-        let mut run_piece = [0u32; BLOCK + 1];
-        let mut run_start = [0u32; BLOCK + 1];
-        let mut runs = 0;
-        let mut current = UNKNOWN;
-        for (k, &u) in values.iter().take(BLOCK).enumerate() {
-            let piece = row[u as usize];
-            // Written to the next free slot; kept only where a run starts.
-            run_piece[runs] = piece;
-            run_start[runs] = k as u32;
-            runs += usize::from(piece != current);
-            current = piece;
-        }
-        run_start[runs] = values.len().min(BLOCK) as u32;
-        for r in 0..runs {
-            fragments.push_piece(run_piece[r], run_start[r + 1] - run_start[r]);
-        }
-        Ok(())
-    }
-}
-
-/// Most values of a block of bit-packed values ([`crate::input::parquet::Block::Values`]).
-const BLOCK: usize = crate::input::parquet::UNPACKED;
-
-/// The current run of one column: its dictionary index and rows left.
-struct Cursor {
-    column: ColumnRuns,
-    index: u32,
-    left: u32,
-}
-
-impl Cursor {
-    fn open(f: &Table, name: &str, want: Want, group: usize) -> Result<Cursor, NotRuns> {
-        Ok(Cursor {
-            column: f.column_runs(name, want, group)?,
-            index: 0,
-            left: 0,
-        })
-    }
-
-    /// Moves to the next run when this one is used up; false at the end of the column.
-    #[inline]
-    fn refill(&mut self) -> Result<bool, NotRuns> {
-        if self.left == 0 {
-            match self.column.next_run()? {
-                Some((index, count)) => (self.index, self.left) = (index, count),
-                None => return Ok(false),
-            }
-        }
-        Ok(true)
-    }
-}
-
-fn integers(d: &Dictionary) -> Result<&[i64], NotRuns> {
-    match d {
-        Dictionary::Integers(v) => Ok(v),
-        Dictionary::Numbers(_) => Err(NotRuns("numbers where integers were wanted".into())),
-    }
-}
-
-fn numbers(d: &Dictionary) -> Result<&[f64], NotRuns> {
-    match d {
-        Dictionary::Numbers(v) => Ok(v),
-        Dictionary::Integers(_) => Err(NotRuns("integers where numbers were wanted".into())),
-    }
-}
 
 /// Reads the fragments of `tasks` task rows from `f`'s runs, or says why it cannot (then
 /// nothing has been reported, and the general reader takes the file).
 pub(super) fn read(f: &Table, ids: &TaskIds<'_>, tasks: usize) -> Result<Grouped, NotRuns> {
-    // The parquet crate reads the pages: inside the panic guard, as every read of it.
-    crate::input::parquet::guarded(|| read_groups(f, ids, tasks).map_err(|e| e.0)).map_err(NotRuns)
+    read_with(f, ids, tasks, PIPELINE_MIN_ROWS)
 }
 
-fn read_groups(f: &Table, ids: &TaskIds<'_>, tasks: usize) -> Result<Grouped, NotRuns> {
+/// [`read`], row groups of `pipeline_min_rows` or more walked on a second core.
+fn read_with(
+    f: &Table,
+    ids: &TaskIds<'_>,
+    tasks: usize,
+    pipeline_min_rows: u64,
+) -> Result<Grouped, NotRuns> {
+    // The parquet crate reads the pages: inside the panic guard, as every read of it.
+    let read = || read_groups(f, ids, tasks, pipeline_min_rows).map_err(|e| e.0);
+    crate::input::parquet::guarded(read).map_err(NotRuns)
+}
+
+fn read_groups(
+    f: &Table,
+    ids: &TaskIds<'_>,
+    tasks: usize,
+    pipeline_min_rows: u64,
+) -> Result<Grouped, NotRuns> {
     if f.has("gpu_usage") {
         return Err(NotRuns("a gpu_usage column".into()));
     }
     let mut g = Grouping::new(ids, tasks);
+    let mut numbering = Fragments::default();
     for group in 0..f.row_groups() {
-        read_group(f, group, &mut g)?;
+        read_group(f, group, &mut g, &mut numbering, pipeline_min_rows)?;
     }
+    g.fragments.adopt_pieces(numbering);
     // No `gpu_usage` column: `gpu_used` stays false.
     Ok(g.finish())
 }
 
-/// One row group's rows, added to `g`.
-fn read_group(f: &Table, group: usize, g: &mut Grouping<'_>) -> Result<(), NotRuns> {
-    let mut id = Cursor::open(f, "id", Want::Id, group)?;
-    let mut duration = Cursor::open(f, "duration", Want::Integer, group)?;
-    let mut usage = f.column_runs("cpu_usage", Want::Number, group)?;
-    let id_values = integers(&id.column.dictionary)?.to_vec();
-    let durations = integers(&duration.column.dictionary)?.to_vec();
-    let usages = numbers(&usage.dictionary)?.to_vec();
-    let mut task_cache = TaskCache {
-        tasks: vec![UNKNOWN; id_values.len()],
-    };
-    let mut pieces = PieceCache::new(durations.len(), usages.len());
-    loop {
-        let more = [id.refill()?, duration.refill()?];
-        match more {
-            [true, true] => {}
-            [false, false] => break,
-            _ => return Err(NotRuns("the columns end at different rows".into())),
-        }
-        // A stretch of one id and one duration; the usage's runs inside it, one piece each.
-        let span = id.left.min(duration.left);
-        let task = task_cache.task(g.ids, &id_values, id.index);
-        if let Some(task) = task {
-            g.start_block(task);
-        } else {
-            g.orphans += u64::from(span);
-        }
-        let mut done = 0;
-        while done < span {
-            let Some(block) = usage.next_block(span - done)? else {
-                return Err(NotRuns("the columns end at different rows".into()));
-            };
-            let dictionaries = (durations.as_slice(), usages.as_slice());
-            match (block, task) {
-                (Block::Run(u, n), _) => {
-                    let piece =
-                        pieces.piece(&mut g.fragments, dictionaries, (duration.index, u))?;
-                    if task.is_some() {
-                        g.fragments.push_piece(piece, n);
-                    }
-                    done += n;
-                }
-                (Block::Values(values), Some(_)) => {
-                    pieces.push_values(&mut g.fragments, dictionaries, duration.index, values)?;
-                    done += values.len() as u32;
-                }
-                (Block::Values(values), None) => {
-                    for &u in values {
-                        pieces.piece(&mut g.fragments, dictionaries, (duration.index, u))?;
-                    }
-                    done += values.len() as u32;
-                }
+/// One row group's rows, added to `g` (pieces numbered in `numbering`): walked on a second core
+/// a batch ahead of the building when the group is large and there are two, else walked
+/// straight into the runs.
+fn read_group(
+    f: &Table,
+    group: usize,
+    g: &mut Grouping<'_>,
+    numbering: &mut Fragments,
+    pipeline_min_rows: u64,
+) -> Result<(), NotRuns> {
+    let mut walk = Walk::open(f, group, g.ids, numbering)?;
+    let mut building = Building { g, task: None };
+    if f.group_rows(group) < pipeline_min_rows || crate::parallel::workers() < 2 {
+        return walk.walk(&mut building).map(|_| ());
+    }
+    let (mut ended, mut failed) = (false, None);
+    crate::parallel::pipeline(
+        |ops: &mut Ops| {
+            if ended || failed.is_some() {
+                return false;
             }
+            ops.clear();
+            match walk.walk(ops) {
+                Ok(more) => ended = !more,
+                Err(e) => failed = Some(e),
+            }
+            failed.is_none()
+        },
+        |ops| ops.replay(&mut building),
+    );
+    failed.map_or(Ok(()), Err)
+}
+
+/// The fewest rows of a row group walked on a second core (below, the thread costs about what
+/// it saves; the tests ask for 0 to compare both ways on small files).
+const PIPELINE_MIN_ROWS: u64 = 1 << 18;
+
+/// The runs being built from a walk: each stretch a block of its task, each run appended.
+struct Building<'g, 'a> {
+    g: &'g mut Grouping<'a>,
+    /// The stretch's task.
+    task: Option<u32>,
+}
+
+impl Sink for Building<'_, '_> {
+    #[inline]
+    fn stretch(&mut self, task: Option<u32>, span: u32) {
+        match task {
+            Some(task) => self.g.start_block(task),
+            None => self.g.orphans += u64::from(span),
         }
-        id.left -= span;
-        duration.left -= span;
+        self.task = task;
     }
-    if usage.next_block(1)?.is_some() {
-        return Err(NotRuns("the columns end at different rows".into()));
+
+    #[inline]
+    fn run(&mut self, piece: u32, n: u32) {
+        if self.task.is_some() {
+            self.g.fragments.push_piece(piece, n);
+        }
     }
-    if id.column.rows != f.group_rows(group) {
-        return Err(NotRuns(format!(
-            "row group {group} holds {} of its {} rows",
-            id.column.rows,
-            f.group_rows(group)
-        )));
-    }
-    Ok(())
 }
 
 #[cfg(test)]
@@ -280,6 +120,7 @@ mod tests {
     use parquet::file::properties::{WriterProperties, WriterVersion};
     use parquet::file::writer::SerializedFileWriter;
     use parquet::schema::parser::parse_message_type;
+    use std::collections::HashMap;
     use std::sync::Arc;
 
     /// A fragments file's rows: (id, duration, usage), each `None` for a null.
@@ -431,7 +272,14 @@ mod tests {
             by_text: &index,
             by_integer: (0..tasks).map(|t| (t, t as u32)).collect(),
         };
-        let fast = read(&f, &ids, tasks as usize);
+        let fast = read_with(&f, &ids, tasks as usize, u64::MAX);
+        // Walked on a second core, whatever the size: the same runs, or declined alike.
+        let walked_beside = read_with(&f, &ids, tasks as usize, 0);
+        match (&fast, &walked_beside) {
+            (Ok(a), Ok(b)) => assert_same(a, b, "walked on a second core"),
+            (Err(_), Err(_)) => {}
+            _ => panic!("one way declined the file, the other read it"),
+        }
         let mut errors = Vec::new();
         let columns = Columns::open(&f, &mut errors, false).unwrap();
         let mut p = Problems::new();

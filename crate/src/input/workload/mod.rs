@@ -14,6 +14,7 @@
 //! or sample of a parquet workload ([`crate::select`]).
 
 mod fragment_runs;
+mod fragment_walk;
 mod parquet_fragments;
 mod read_csv;
 mod read_json;
