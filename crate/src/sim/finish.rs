@@ -43,6 +43,53 @@ pub(super) fn load_imbalance(hosts: &[HostRecord]) -> f64 {
     variance.sqrt() / mean
 }
 
+/// The fewest tasks whose records are made on two cores (below, the thread costs about what it
+/// saves): a record is several strings and lists, a few hundred nanoseconds each.
+const RECORDS_BESIDE_MIN_TASKS: usize = 20_000;
+
+/// Every task's record, in task order: the second half made on a second core for a large run.
+fn task_records(sim: &Simulation, end: i64) -> Vec<TaskRecord> {
+    let records = |range: std::ops::Range<usize>| -> Vec<TaskRecord> {
+        range.map(|i| task_record(sim, i, end)).collect()
+    };
+    let n = sim.tasks.len();
+    if n < RECORDS_BESIDE_MIN_TASKS {
+        return records(0..n);
+    }
+    let half = n / 2;
+    let (later, mut tasks) = crate::parallel::beside(|| records(half..n), || records(0..half));
+    tasks.extend(later);
+    tasks
+}
+
+/// Task `i`'s record at the end of a run that ended at `end`.
+fn task_record(sim: &Simulation, i: usize, end: i64) -> TaskRecord {
+    let t = &sim.tasks[i];
+    let spec = &sim.scenario.workload.tasks[t.spec as usize];
+    let (state, wait) = match t.state {
+        State::Completed => ("completed", t.first_start.map(|s| s - t.submit)),
+        _ => ("terminated", None),
+    };
+    TaskRecord {
+        id: spec.id.clone(),
+        name: spec.name.clone(),
+        host: t.host.map(|h| sim.names[h as usize].clone()),
+        submit_ms: t.submit,
+        start_ms: t.first_start,
+        finish_ms: t.finish.unwrap_or(end),
+        state,
+        wait_ms: wait,
+        deferrals: t.deferrals.clone(),
+        pauses: t.pauses.clone(),
+        runs: sim.run_spans(i),
+        deadline_ms: t.deadline,
+        duration_ms: t.duration,
+        cpu_count: t.demand.cpu_count,
+        memory_mib: t.demand.memory,
+        reason: t.reason.clone(),
+    }
+}
+
 /// The result of a finished simulation.
 pub(super) fn result(mut sim: Simulation) -> SimResult {
     sim.record_power();
@@ -54,23 +101,13 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
     let has_carbon = sim.carbon.is_some();
     let carbon_to_end = sim.carbon.as_ref().map_or(0.0, |c| c.integral_to(end));
 
-    let mut tasks = Vec::with_capacity(sim.tasks.len());
     let mut waits: Vec<i64> = Vec::new();
     let (mut completed, mut terminated, mut deferred, mut paused, mut misses) = (0, 0, 0, 0, 0);
     let mut deferral_ms = 0;
-    for (i, t) in sim.tasks.iter().enumerate() {
-        let spec = &workload.tasks[t.spec as usize];
-        let state = match t.state {
-            State::Completed => "completed",
-            _ => "terminated",
-        };
-        let wait = match t.state {
-            State::Completed => t.first_start.map(|s| s - t.submit),
-            _ => None,
-        };
+    for t in &sim.tasks {
         if t.state == State::Completed {
             completed += 1;
-            waits.extend(wait);
+            waits.extend(t.first_start.map(|s| s - t.submit));
             if t.deadline.is_some_and(|d| t.finish.unwrap_or(0) > d) {
                 misses += 1;
             }
@@ -84,25 +121,8 @@ pub(super) fn result(mut sim: Simulation) -> SimResult {
         if !t.pauses.is_empty() {
             paused += 1;
         }
-        tasks.push(TaskRecord {
-            id: spec.id.clone(),
-            name: spec.name.clone(),
-            host: t.host.map(|h| sim.names[h as usize].clone()),
-            submit_ms: t.submit,
-            start_ms: t.first_start,
-            finish_ms: t.finish.unwrap_or(end),
-            state,
-            wait_ms: wait,
-            deferrals: t.deferrals.clone(),
-            pauses: t.pauses.clone(),
-            runs: sim.run_spans(i),
-            deadline_ms: t.deadline,
-            duration_ms: t.duration,
-            cpu_count: t.demand.cpu_count,
-            memory_mib: t.demand.memory,
-            reason: t.reason.clone(),
-        });
     }
+    let tasks = task_records(&sim, end);
     waits.sort_unstable();
     let mean_wait = (!waits.is_empty())
         .then(|| waits.iter().map(|&w| w as f64).sum::<f64>() / waits.len() as f64);

@@ -178,8 +178,16 @@ impl<'a> Simulation<'a> {
                 cursor: Cursor::unplaced(t.fragments.end),
             })
             .collect();
-        let mut order: Vec<u32> = (0..tasks.len() as u32).collect();
-        order.sort_by_key(|&i| tasks[i as usize].submit);
+        // Stable on input order: ties ordered by index. Read from a short list of keys, not
+        // the task records (the half-year scale's are 43 MB), and not sorted when already in
+        // order (OpenDC's traces are).
+        let mut keyed: Vec<(i64, u32)> = (tasks.iter().enumerate())
+            .map(|(i, t)| (t.submit, i as u32))
+            .collect();
+        if !keyed.is_sorted() {
+            keyed.sort_unstable();
+        }
+        let order: Vec<u32> = keyed.into_iter().map(|(_, i)| i).collect();
         let carbon = scenario
             .carbon
             .and_then(|c| CarbonClock::new(c, start_epoch));
