@@ -1,11 +1,12 @@
 //! `fragments.parquet` read from its pages' runs ([`crate::input::parquet::ColumnRuns`]): the
-//! id, duration and usage columns are walked side by side a run at a time, each stretch where
-//! all three stay the same becoming one run ([`Fragments::push_piece`]), with the task of each
+//! id, duration and usage columns are walked side by side a run at a time
+//! ([`super::fragment_walk`], on a second core for a large row group), each stretch where all
+//! three stay the same becoming one run ([`Fragments::push_piece`], here), with the task of each
 //! id and the piece of each (duration, usage) pair looked up once per dictionary entry instead
 //! of once per row. The result is exactly the general reader's ([`super::parquet_fragments`]),
-//! pieces numbered in the same order (tests compare them); any file this path does not take
-//! (strings as ids, nulls, a PLAIN page, a value the general reader would report) is read the
-//! general way, which reports what is wrong.
+//! pieces numbered in the same order (tests compare them, walked either way); any file this path
+//! does not take (strings as ids, nulls, a PLAIN page, a value the general reader would report)
+//! is read the general way, which reports what is wrong.
 
 use super::fragment_walk::{Ops, Sink, Walk};
 use super::parquet_fragments::{Grouped, Grouping, TaskIds};
