@@ -234,6 +234,13 @@ impl Fragments {
         self.sealed = true;
     }
 
+    /// The pieces in the order of their numbers: for tests of readers that must number them
+    /// alike.
+    #[cfg(test)]
+    pub fn piece_table(&self) -> Vec<(i64, u64)> {
+        self.pieces.iter().map(|p| key(*p)).collect()
+    }
+
     /// Takes `numbering`'s pieces as this store's: for runs pushed by piece index
     /// ([`Fragments::push_piece`]) with the indices `numbering` gave ([`Fragments::piece_of`]),
     /// as a reader that numbers pieces on one core and appends runs on another does. This

@@ -3,12 +3,16 @@
 //! ([`super::fragment_walk`], on a second core for a large row group), each stretch where all
 //! three stay the same becoming one run ([`Fragments::push_piece`], here), with the task of each
 //! id and the piece of each (duration, usage) pair looked up once per dictionary entry instead
-//! of once per row. The result is exactly the general reader's ([`super::parquet_fragments`]),
-//! pieces numbered in the same order (tests compare them, walked either way); any file this path
+//! of once per row. The runs are exactly the general reader's ([`super::parquet_fragments`]);
+//! its piece table too, except that this path also numbers the pieces of rows that name no task
+//! (it checks their values as the general reader does), so a piece first met in such a row takes
+//! its number earlier, and one met only there is an extra entry (tests compare the stores by
+//! value; a zero-length piece only there sends a run to the event loop instead of the replay,
+//! the same result; walked directly or a batch ahead, the tables are equal). Any file this path
 //! does not take (strings as ids, nulls, a PLAIN page, a value the general reader would report)
 //! is read the general way, which reports what is wrong.
 
-use super::fragment_walk::{Ops, Sink, Walk};
+use super::fragment_walk::{Ops, Sink, Walk, OPS_PER_BATCH};
 use super::parquet_fragments::{Grouped, Grouping, TaskIds};
 use crate::input::parquet::{NotRuns, Table};
 use crate::model::Fragments;
@@ -16,18 +20,39 @@ use crate::model::Fragments;
 /// Reads the fragments of `tasks` task rows from `f`'s runs, or says why it cannot (then
 /// nothing has been reported, and the general reader takes the file).
 pub(super) fn read(f: &Table, ids: &TaskIds<'_>, tasks: usize) -> Result<Grouped, NotRuns> {
-    read_with(f, ids, tasks, PIPELINE_MIN_ROWS)
+    let two_cores = crate::parallel::workers() > 1;
+    read_with(
+        f,
+        ids,
+        tasks,
+        &|rows| match rows >= PIPELINE_MIN_ROWS && two_cores {
+            true => Walking::Beside {
+                batch: OPS_PER_BATCH,
+            },
+            false => Walking::Direct,
+        },
+    )
 }
 
-/// [`read`], row groups of `pipeline_min_rows` or more walked on a second core.
+/// How a row group is walked into the runs.
+#[derive(Debug, Clone, Copy)]
+enum Walking {
+    /// Straight into the runs.
+    Direct,
+    /// A batch of at most `batch` recorded calls ahead of the building: on a second core when
+    /// there is one (else the two take turns, as the tests may ask).
+    Beside { batch: usize },
+}
+
+/// [`read`], each row group walked as `walking` says for its rows.
 fn read_with(
     f: &Table,
     ids: &TaskIds<'_>,
     tasks: usize,
-    pipeline_min_rows: u64,
+    walking: &dyn Fn(u64) -> Walking,
 ) -> Result<Grouped, NotRuns> {
     // The parquet crate reads the pages: inside the panic guard, as every read of it.
-    let read = || read_groups(f, ids, tasks, pipeline_min_rows).map_err(|e| e.0);
+    let read = || read_groups(f, ids, tasks, walking).map_err(|e| e.0);
     crate::input::parquet::guarded(read).map_err(NotRuns)
 }
 
@@ -35,7 +60,7 @@ fn read_groups(
     f: &Table,
     ids: &TaskIds<'_>,
     tasks: usize,
-    pipeline_min_rows: u64,
+    walking: &dyn Fn(u64) -> Walking,
 ) -> Result<Grouped, NotRuns> {
     if f.has("gpu_usage") {
         return Err(NotRuns("a gpu_usage column".into()));
@@ -43,28 +68,27 @@ fn read_groups(
     let mut g = Grouping::new(ids, tasks);
     let mut numbering = Fragments::default();
     for group in 0..f.row_groups() {
-        read_group(f, group, &mut g, &mut numbering, pipeline_min_rows)?;
+        let how = walking(f.group_rows(group));
+        read_group(f, group, &mut g, &mut numbering, how)?;
     }
     g.fragments.adopt_pieces(numbering);
     // No `gpu_usage` column: `gpu_used` stays false.
     Ok(g.finish())
 }
 
-/// One row group's rows, added to `g` (pieces numbered in `numbering`): walked on a second core
-/// a batch ahead of the building when the group is large and there are two, else walked
-/// straight into the runs.
+/// One row group's rows, added to `g` (pieces numbered in `numbering`), walked as `how` says.
 fn read_group(
     f: &Table,
     group: usize,
     g: &mut Grouping<'_>,
     numbering: &mut Fragments,
-    pipeline_min_rows: u64,
+    how: Walking,
 ) -> Result<(), NotRuns> {
     let mut walk = Walk::open(f, group, g.ids, numbering)?;
     let mut building = Building { g, task: None };
-    if f.group_rows(group) < pipeline_min_rows || crate::parallel::workers() < 2 {
+    let Walking::Beside { batch } = how else {
         return walk.walk(&mut building).map(|_| ());
-    }
+    };
     let (mut ended, mut failed) = (false, None);
     crate::parallel::pipeline(
         |ops: &mut Ops| {
@@ -72,6 +96,7 @@ fn read_group(
                 return false;
             }
             ops.clear();
+            ops.limit = batch;
             match walk.walk(ops) {
                 Ok(more) => ended = !more,
                 Err(e) => failed = Some(e),
@@ -84,7 +109,7 @@ fn read_group(
 }
 
 /// The fewest rows of a row group walked on a second core (below, the thread costs about what
-/// it saves; the tests ask for 0 to compare both ways on small files).
+/// it saves).
 const PIPELINE_MIN_ROWS: u64 = 1 << 18;
 
 /// The runs being built from a walk: each stretch a block of its task, each run appended.
@@ -273,13 +298,20 @@ mod tests {
             by_text: &index,
             by_integer: (0..tasks).map(|t| (t, t as u32)).collect(),
         };
-        let fast = read_with(&f, &ids, tasks as usize, u64::MAX);
-        // Walked on a second core, whatever the size: the same runs, or declined alike.
-        let walked_beside = read_with(&f, &ids, tasks as usize, 0);
-        match (&fast, &walked_beside) {
-            (Ok(a), Ok(b)) => assert_same(a, b, "walked on a second core"),
-            (Err(_), Err(_)) => {}
-            _ => panic!("one way declined the file, the other read it"),
+        let fast = read_with(&f, &ids, tasks as usize, &|_| Walking::Direct);
+        // Walked a batch ahead (on a second core where there is one), whatever the size, in
+        // batches cut at every step (mid-stretch too) and in the reader's own: the same store,
+        // pieces numbered alike, or declined alike.
+        for batch in [1, OPS_PER_BATCH] {
+            let beside = read_with(&f, &ids, tasks as usize, &|_| Walking::Beside { batch });
+            match (&fast, &beside) {
+                (Ok(a), Ok(b)) => {
+                    assert_same(a, b, "walked a batch ahead");
+                    assert_eq!(a.fragments.piece_table(), b.fragments.piece_table());
+                }
+                (Err(_), Err(_)) => {}
+                _ => panic!("one way declined the file, the other read it"),
+            }
         }
         let mut errors = Vec::new();
         let columns = Columns::open(&f, &mut errors, false).unwrap();
@@ -387,7 +419,12 @@ mod tests {
                 by_text: &index,
                 by_integer: HashMap::new(),
             };
-            read(&table, &ids, 0).err().expect("declined")
+            let direct = read_with(&table, &ids, 0, &|_| Walking::Direct);
+            let beside = read_with(&table, &ids, 0, &|_| Walking::Beside { batch: 1 });
+            let why = direct.err().expect("declined");
+            // Declined walked a batch ahead too, for the same reason (an error midway).
+            assert_eq!(beside.err(), Some(why.clone()));
+            why
         };
         let mut nulls = good.clone();
         nulls[4_321].2 = None;

@@ -1,11 +1,12 @@
 //! The walk of one row group of `fragments.parquet` through its pages' runs: the id and duration
 //! columns side by side a run at a time, each stretch where both stay the same handed on with
 //! the usage column's blocks inside it, to a [`Sink`] that builds the runs
-//! (`fragment_runs.rs`). The walk (pages decompressed, their runs decoded, each id's task looked
-//! up) and the building (each (duration, usage) pair's piece, the runs appended) take about the
-//! same time, so on a large file the walk runs on a second core a batch ahead of the building
-//! ([`Ops`], `crate::parallel::pipeline`), which is given exactly the calls a direct walk makes,
-//! in the same order: the runs are the same, pieces numbered alike.
+//! (`fragment_runs.rs`). The walk (pages decompressed, their runs decoded, each id's task and each
+//! (duration, usage) pair's piece looked up, bit-packed usages joined into runs) and the building
+//! (blocks begun, runs appended) take about the same time, so on a large file the walk runs on a
+//! second core a batch ahead of the building ([`Ops`], `crate::parallel::pipeline`), which is
+//! given exactly the calls a direct walk makes, in the same order: the runs are the same, pieces
+//! numbered alike.
 
 use super::parquet_fragments::TaskIds;
 use crate::input::parquet::{Block, ColumnRuns, Dictionary, NotRuns, Table, Want};
@@ -14,8 +15,8 @@ use std::collections::HashMap;
 
 /// What the walk of a row group hands on, in row order: the calls that build its runs.
 pub(super) trait Sink {
-    /// A stretch of `span` rows of one id whose task is `task` (`None`: rows of no task, whose
-    /// runs are not handed on); its runs follow.
+    /// A stretch of `span` rows of one id and one duration, the id's task `task` (`None`: rows
+    /// of no task, whose runs are not handed on); its runs follow.
     fn stretch(&mut self, task: Option<u32>, span: u32);
     /// `n` fragments of piece `piece` for the stretch's task.
     fn run(&mut self, piece: u32, n: u32);
@@ -200,14 +201,14 @@ pub(super) fn numbers(d: &Dictionary) -> Result<&[f64], NotRuns> {
 
 /// One row group's walk, resumable: [`Walk::walk`] goes on where it stopped. Pieces are numbered
 /// in `numbering` (a store used for its pieces only, kept from one row group to the next), in the
-/// order rows meet them, as the general reader numbers them.
+/// order rows meet them (rows of no task included, whose values are checked).
 pub(super) struct Walk<'w> {
     ids: &'w TaskIds<'w>,
     numbering: &'w mut Fragments,
     durations: Vec<i64>,
     usages: Vec<f64>,
     pieces: PieceCache,
-    /// The stretch's task and duration index.
+    /// The stretch's task.
     task: Option<u32>,
     id: Cursor,
     duration: Cursor,
@@ -335,13 +336,27 @@ impl<'w> Walk<'w> {
 /// other costs a wake-up of the thread waiting for it, and batches of 8,192 made the half-year
 /// scale's 21 M runs 2,600 hand-overs, slower than one core (316 against 304 ms); 65,536 make
 /// it 330 (224 ms).
-const OPS_PER_BATCH: usize = 65536;
+pub(super) const OPS_PER_BATCH: usize = 65536;
+
+/// The most operations one step of a walk adds: a stretch and a block's runs.
+const OPS_PER_STEP: usize = BLOCK + 1;
 
 /// A walk's calls to a [`Sink`], recorded in order for another sink to be given later
 /// ([`Ops::replay`]): how a batch crosses from the core that walks to the one that builds.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(super) struct Ops {
     ops: Vec<Op>,
+    /// The most operations of this batch ([`OPS_PER_BATCH`]; the tests ask for a few).
+    pub(super) limit: usize,
+}
+
+impl Default for Ops {
+    fn default() -> Self {
+        Ops {
+            ops: Vec::new(),
+            limit: OPS_PER_BATCH,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -384,7 +399,8 @@ impl Sink for Ops {
         self.ops.push(Op::Run { piece, n });
     }
 
+    /// Full when one more step could take the batch past its limit.
     fn full(&self) -> bool {
-        self.ops.len() >= OPS_PER_BATCH
+        self.ops.len() + OPS_PER_STEP > self.limit.max(OPS_PER_STEP)
     }
 }
