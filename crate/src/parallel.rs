@@ -35,6 +35,29 @@ pub fn beside<A: Send, B>(side: impl FnOnce() -> A + Send, main: impl FnOnce() -
     (side(), main())
 }
 
+/// `f(0), ..., f(n - 1)` in order. With `beside`, the second half is made on a second core
+/// ([`beside`]), each half written in place into one list: no second copy of either (the
+/// half-year scale's 26 MB of task records joined from two lists raised its peak memory by as
+/// much).
+pub fn map_in_halves<T: Send>(n: usize, beside: bool, f: impl Fn(usize) -> T + Sync) -> Vec<T> {
+    if !beside {
+        return (0..n).map(f).collect();
+    }
+    let mut out: Vec<T> = Vec::with_capacity(n);
+    let (first, second) = out.spare_capacity_mut()[..n].split_at_mut(n / 2);
+    let fill = |slots: &mut [std::mem::MaybeUninit<T>], from: usize| {
+        for (k, slot) in slots.iter_mut().enumerate() {
+            slot.write(f(from + k));
+        }
+    };
+    let half = first.len();
+    self::beside(|| fill(second, half), || fill(first, 0));
+    // SAFETY: the two fills above wrote every one of the first `n` slots (a panic in either
+    // would have left `beside` before this line, the values written only leaked).
+    unsafe { out.set_len(n) };
+    out
+}
+
 /// A two-stage pipeline: `produce` fills a buffer and answers whether it did (false: nothing
 /// more), `consume` takes each filled buffer in the order they were filled. Natively on more
 /// than one core `produce` runs on a second thread, a few buffers ahead, and each buffer comes

@@ -47,27 +47,12 @@ pub(super) fn load_imbalance(hosts: &[HostRecord]) -> f64 {
 /// saves): a record is several strings and lists, a few hundred nanoseconds each.
 const RECORDS_BESIDE_MIN_TASKS: usize = 20_000;
 
-/// Every task's record, in task order: for a large run the second half made on a second core,
-/// each half written in place into one list (no second copy of either: the half-year scale's
-/// records are 26 MB, and a copy raised its peak memory by as much).
+/// Every task's record, in task order: for a large run the second half made on a second core
+/// ([`crate::parallel::map_in_halves`]).
 fn task_records(sim: &Simulation, end: i64) -> Vec<TaskRecord> {
     let n = sim.tasks.len();
-    if n < RECORDS_BESIDE_MIN_TASKS {
-        return (0..n).map(|i| task_record(sim, i, end)).collect();
-    }
-    let mut tasks: Vec<TaskRecord> = Vec::with_capacity(n);
-    let (first, second) = tasks.spare_capacity_mut()[..n].split_at_mut(n / 2);
-    let fill = |slots: &mut [std::mem::MaybeUninit<TaskRecord>], from: usize| {
-        for (k, slot) in slots.iter_mut().enumerate() {
-            slot.write(task_record(sim, from + k, end));
-        }
-    };
-    let half = first.len();
-    crate::parallel::beside(|| fill(second, half), || fill(first, 0));
-    // SAFETY: the two fills above wrote every one of the first `n` slots (a panic in either
-    // would have left `beside` before this line, the records written only leaked).
-    unsafe { tasks.set_len(n) };
-    tasks
+    let beside = n >= RECORDS_BESIDE_MIN_TASKS;
+    crate::parallel::map_in_halves(n, beside, |i| task_record(sim, i, end))
 }
 
 /// Task `i`'s record at the end of a run that ended at `end`.

@@ -85,7 +85,7 @@ fn read_group(
     how: Walking,
 ) -> Result<(), NotRuns> {
     let mut walk = Walk::open(f, group, g.ids, numbering)?;
-    let mut building = Building { g, task: None };
+    let mut building = Building { g };
     let Walking::Beside { batch } = how else {
         return walk.walk(&mut building).map(|_| ());
     };
@@ -112,11 +112,10 @@ fn read_group(
 /// it saves).
 const PIPELINE_MIN_ROWS: u64 = 1 << 18;
 
-/// The runs being built from a walk: each stretch a block of its task, each run appended.
+/// The runs being built from a walk: each stretch of a task a block of it, each run appended
+/// (the walk hands on no run of a stretch without a task).
 struct Building<'g, 'a> {
     g: &'g mut Grouping<'a>,
-    /// The stretch's task.
-    task: Option<u32>,
 }
 
 impl Sink for Building<'_, '_> {
@@ -126,14 +125,11 @@ impl Sink for Building<'_, '_> {
             Some(task) => self.g.start_block(task),
             None => self.g.orphans += u64::from(span),
         }
-        self.task = task;
     }
 
     #[inline]
     fn run(&mut self, piece: u32, n: u32) {
-        if self.task.is_some() {
-            self.g.fragments.push_piece(piece, n);
-        }
+        self.g.fragments.push_piece(piece, n);
     }
 }
 

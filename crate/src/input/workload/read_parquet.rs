@@ -265,16 +265,8 @@ const SUMS_BESIDE_MIN_FRAGMENTS: u64 = 1 << 20;
 /// The total duration of each range's fragments (`i64::MAX` past it): a pass over every run, on
 /// two cores for a large workload (the half-year scale's 21 M runs: about 25 ms on one).
 fn durations(fragments: &Fragments, ranges: &[Range<u32>]) -> Vec<i64> {
-    let sums = |ranges: &[Range<u32>]| -> Vec<i64> {
-        ranges.iter().map(|r| fragments.duration(r)).collect()
-    };
-    if fragments.len() < SUMS_BESIDE_MIN_FRAGMENTS {
-        return sums(ranges);
-    }
-    let (first, second) = ranges.split_at(ranges.len() / 2);
-    let (later, mut all) = crate::parallel::beside(|| sums(second), || sums(first));
-    all.extend(later);
-    all
+    let beside = fragments.len() >= SUMS_BESIDE_MIN_FRAGMENTS;
+    crate::parallel::map_in_halves(ranges.len(), beside, |k| fragments.duration(&ranges[k]))
 }
 
 /// The value of a column read, or `None` with its error recorded.
