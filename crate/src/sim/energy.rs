@@ -11,6 +11,7 @@ use crate::model::PowerModel;
 pub(super) struct HostMeter {
     pub(super) model: PowerModel,
     pub(super) idle: f64,
+    /// The sum of `running`'s usages, in their order (what a start adds its task's usage to).
     pub(super) usage: f64,
     /// `usage` over the host's capacity, at most 1 (0 for a host without capacity): worked
     /// out once per change, for the power and for the utilisation integrated until the next.
@@ -33,46 +34,62 @@ pub(super) struct HostMeter {
 impl Simulation<'_> {
     /// Task `i` starts (or resumes) on host `h` at `t` with CPU usage `usage`. The time up to
     /// now is integrated with the host's tasks as they were: a host is busy from its first
-    /// task's start, not before it.
+    /// task's start, not before it. The task goes last, so the sum of the usages in placement
+    /// order is the last sum plus its usage: the very additions a sum afresh would make.
     pub(super) fn host_start(&mut self, h: usize, i: u32, usage: f64, t: i64) {
         self.integrate(h, t);
-        self.meters[h].running.push((i, usage));
-        self.change_usage(h, t);
+        let host = &mut self.meters[h];
+        host.running.push((i, usage));
+        let sum = host.usage + usage;
+        self.change_usage(h, t, sum);
     }
 
-    /// Running task `i`'s CPU usage on host `h` becomes `usage` at `t` (a fragment boundary).
+    /// Running task `i`'s CPU usage on host `h` becomes `usage` at `t` (a fragment boundary):
+    /// set and summed with the others in one pass over the host's tasks.
     pub(super) fn host_change(&mut self, h: usize, i: u32, usage: f64, t: i64) {
-        if let Some(entry) = self.meters[h].running.iter_mut().find(|e| e.0 == i) {
-            entry.1 = usage;
+        let mut sum = 0.0;
+        for entry in self.meters[h].running.iter_mut() {
+            if entry.0 == i {
+                entry.1 = usage;
+            }
+            sum += entry.1;
         }
-        self.change_usage(h, t);
+        self.change_usage(h, t, sum);
     }
 
     /// Task `i` leaves host `h` at `t` (completion or pause), integrated with the task still
-    /// running: a host is busy until its last task ends.
+    /// running: a host is busy until its last task ends. The others are kept in order and
+    /// summed in the same pass.
     pub(super) fn host_stop(&mut self, h: usize, i: u32, t: i64) {
         self.integrate(h, t);
-        self.meters[h].running.retain(|&(r, _)| r != i);
-        self.change_usage(h, t);
+        let running = &mut self.meters[h].running;
+        let (mut kept, mut sum) = (0, 0.0);
+        for k in 0..running.len() {
+            let entry = running[k];
+            if entry.0 != i {
+                running[kept] = entry;
+                kept += 1;
+                sum += entry.1;
+            }
+        }
+        running.truncate(kept);
+        self.change_usage(h, t, sum);
     }
 
-    /// Integrates host `h` up to `t`, then sets its CPU usage to the sum of its running tasks'
-    /// usages, added in the order of their latest placement (SPEC 6.5). The sum is made afresh
-    /// at every change, never kept as a running total of increments and decrements, whose
-    /// rounding residue would leave a tiny usage on a host whose busy tasks have ended (which
-    /// the `sqrt` model magnifies).
-    pub(super) fn change_usage(&mut self, h: usize, t: i64) {
+    /// Integrates host `h` up to `t`, then sets its CPU usage to `sum`: its running tasks'
+    /// usages added in the order of their latest placement (SPEC 6.5; the callers add them as
+    /// they change the list). The sum is made afresh at every change (a start adds to the sum
+    /// of the list it extends), never kept as a running total of increments and decrements,
+    /// whose rounding residue would leave a tiny usage on a host whose busy tasks have ended
+    /// (which the `sqrt` model magnifies).
+    fn change_usage(&mut self, h: usize, t: i64, sum: f64) {
         if self.power_pending != Some(t) {
             self.record_power();
         }
         self.integrate(h, t);
         let capacity = self.hosts[h].cpu_capacity;
-        let usage = self.meters[h]
-            .running
-            .iter()
-            .fold(0.0, |sum, &(_, usage)| sum + usage);
         let host = &mut self.meters[h];
-        host.usage = usage;
+        host.usage = sum;
         let u = if capacity > 0.0 {
             at_most_one(host.usage / capacity)
         } else {
