@@ -6,8 +6,9 @@
 //!   built from parts, task stoppers, quanta from 1 ms to 1 min; each with the answer of
 //!   `simulate` under the browser's limits;
 //! - `badInputs`: every file of `tests/bad-inputs/` as the page hands it to a loader (bytes, the
-//!   format from its name), and the forged parquet workloads of `tests/fuzz-regressions/` (which
-//!   made the parquet crate panic: a trap in wasm), with the loader's answer.
+//!   format from its name), and the forged parquet workloads of `tests/fuzz-regressions/` (named
+//!   `parquet-*`: they made the parquet crate panic, a trap in wasm, or spin for seconds), with
+//!   the loader's answer.
 //!
 //! Run from the repository root (`scripts/test` does):
 //! `cargo run --release --example browser_fixtures -- tests/output/browser-fixtures.json`.

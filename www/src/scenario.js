@@ -20,6 +20,8 @@ const KINDS = ['topology', 'workload', 'carbon'];
 const ext = (name) => (name.match(/\.([a-z0-9]+)$/i)?.[1] || '').toLowerCase();
 // Files go to the engine as bytes, text ones too: it refuses what is not UTF-8, as the CLI does.
 const bytes = async (file) => new Uint8Array(await file.arrayBuffer());
+/** Thrown when Stop is pressed while a file is still being read (before it reaches the worker). */
+class Stopped extends Error {}
 // Most files read from a dropped folder, a bound on what a drop can make the page read.
 const MAX_DROPPED_FILES = 10000;
 
@@ -203,29 +205,40 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     if (big) { msg[kind].textContent = big; msg[kind].classList.add('error'); return false; }
     const names = files.map((f) => f.name).join(' + ');
     ok(kind, `loading ${names}… `);
-    // A forged file can hold the decoder for seconds (the parquet crate skips some malformed
-    // metadata slowly), and a large trace (the half-year scale) takes a second or two: an
+    // A large trace (the half-year scale) takes a second or two to read and decode: an
     // indeterminate bar with the time taken so far, and Stop, which terminates the worker (it
-    // reloads what was loaded before).
+    // reloads what was loaded before); a Stop while the files are still being read from disk
+    // ends the load before it reaches the worker.
+    const cancels = engine.cancels;
     const started = performance.now();
     const clock = h('span', { 'data-testid': `load-elapsed-${kind}` });
     const tick = setInterval(() => { clock.textContent = `${((performance.now() - started) / 1000).toFixed(1)} s `; }, 250);
     msg[kind].append(h('progress', { 'data-testid': `load-progress-${kind}`, 'aria-label': `reading ${names}` }), ' ', clock,
       h('button', { type: 'button', class: 'stop', 'data-testid': `stop-${kind}`, onclick: () => engine.cancel() }, 'Stop'));
     try {
-      return await readFiles(kind, files, names);
+      return await readFiles(kind, files, names, () => engine.cancels !== cancels);
+    } catch (e) {
+      if (!(e instanceof Stopped)) throw e;
+      ok(kind, `stopped reading ${names}; nothing changed`);
+      return false;
     } finally { clearInterval(tick); }
   }
 
-  /** loadFiles's reading, parsing and checking of the files, once the message shows. */
-  async function readFiles(kind, files, names) {
-    if (kind === 'scenario') return (await findExperiment(files)) ? dropped(files) : loadScenarioText(await bytes(files[0]), names);
+  /** loadFiles's reading, parsing and checking of the files, once the message shows; throws
+   * Stopped when `stopped()` says Stop was pressed while a file was read. */
+  async function readFiles(kind, files, names, stopped) {
+    const read = async (file) => {
+      const b = await bytes(file);
+      if (stopped()) throw new Stopped();
+      return b;
+    };
+    if (kind === 'scenario') return (await findExperiment(files)) ? dropped(files) : loadScenarioText(await read(files[0]), names);
     let answer;
-    if (kind === 'topology') answer = await engine.load('loadTopology', await bytes(files[0]));
+    if (kind === 'topology') answer = await engine.load('loadTopology', await read(files[0]));
     else if (kind === 'carbon') {
       const e = ext(files[0].name);
       if (!['parquet', 'csv', 'json'].includes(e)) { fail(kind, { errors: [{ message: 'a carbon trace is .parquet, .csv or .json' }] }, names); return false; }
-      answer = await engine.load('loadCarbon', await bytes(files[0]), e);
+      answer = await engine.load('loadCarbon', await read(files[0]), e);
     } else {
       const parquet = files.filter((f) => ext(f.name) === 'parquet');
       if (parquet.length) {
@@ -235,7 +248,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
           fail(kind, { errors: [{ message: 'an OpenDC workload is two files: tasks.parquet and fragments.parquet (select both)' }] }, names);
           return false;
         }
-        const parts = { tasks: await bytes(tasks), fragments: await bytes(fragments) };
+        const parts = { tasks: await read(tasks), fragments: await read(fragments) };
         answer = await engine.load('loadWorkloadParquet', parts.tasks, parts.fragments);
         if (answer.type !== 'success' && answer.errors.some((d) => /the playground in the browser takes at most/.test(d.message))) {
           workloadTools.offerSelected(names, parts, 'parquet');
@@ -243,7 +256,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       } else {
         const e = ext(files[0].name);
         if (!['json', 'csv'].includes(e)) { fail(kind, { errors: [{ message: 'a workload is tasks.parquet + fragments.parquet, .json or .csv' }] }, names); return false; }
-        const content = await bytes(files[0]);
+        const content = await read(files[0]);
         answer = await engine.load('loadWorkload', content, e);
         // Past the page's limits (a Rust limit message): a window or a sample of it may fit.
         if (answer.type !== 'success' && answer.errors.some((d) => /the playground in the browser takes at most/.test(d.message))) {

@@ -9,6 +9,7 @@ pub mod parquet;
 pub mod problems;
 pub mod sdk;
 pub mod thrift_check;
+pub mod thrift_schema;
 pub mod time;
 pub mod topology;
 pub mod units;

@@ -11,8 +11,16 @@
 //! - more boolean elements in all than the metadata has bytes: a writer spends a byte on each, so
 //!   a genuine file never does, and this bounds the crate's skipping by the metadata's length.
 //!
+//! The crate reads the fields it knows by the parquet format's types, whatever type the bytes
+//! declare, so a forged file that gives a known field another type would make the crate read the
+//! bytes after it differently from this walk (and reach a list like the above unseen). The walk
+//! therefore knows the format's structs too ([`FILE_META_DATA`], [`PAGE_HEADER`]) and refuses a
+//! known field, or a known list's elements, declared with a type the format does not give them.
+//!
 //! Anything this walk cannot follow is left to the crate, which reports its own error: the check
 //! refuses only what no writer produces.
+
+use super::thrift_schema::{Kind, Schema, FILE_META_DATA, PAGE_HEADER};
 
 /// Element and field types of the compact protocol.
 const BOOL_TRUE: u8 = 1;
@@ -115,8 +123,9 @@ impl Walk<'_> {
     }
 
     /// A value of type `ty`, read as the crate skips it: a boolean takes no byte, in a struct
-    /// or in a collection (the caller counts the latter).
-    fn value(&mut self, ty: u8, depth: u32) -> Result<(), Stop> {
+    /// or in a collection (the caller counts the latter). `kind` is what the format gives it
+    /// (`None` where the format does not say), whose type the caller has checked.
+    fn value(&mut self, ty: u8, kind: Option<Kind>, depth: u32) -> Result<(), Stop> {
         if depth > MAX_DEPTH {
             return Err(Stop::Unreadable);
         }
@@ -137,12 +146,19 @@ impl Walk<'_> {
                     n => u64::from(n),
                 };
                 let element_type = header & 0x0f;
+                let element = match kind {
+                    Some(Kind::List(&element)) => Some(element),
+                    _ => None,
+                };
+                if let Some(element) = element {
+                    self.expect(at, element_type, element, "the elements of the list")?;
+                }
                 if matches!(element_type, BOOL_TRUE | BOOL_FALSE) {
                     return self.booleans(at, count);
                 }
                 self.fits(at, count, 1, "list")?;
                 for _ in 0..count {
-                    self.value(element_type, depth + 1)?;
+                    self.value(element_type, element, depth + 1)?;
                 }
                 Ok(())
             }
@@ -163,22 +179,35 @@ impl Walk<'_> {
                 // An entry takes a byte at least for its part that is not a boolean.
                 self.fits(at, count, 2 - parts, "map")?;
                 for _ in 0..count {
-                    self.value(key, depth + 1)?;
-                    self.value(value, depth + 1)?;
+                    self.value(key, None, depth + 1)?;
+                    self.value(value, None, depth + 1)?;
                 }
                 Ok(())
             }
-            STRUCT => self.fields(depth + 1, &mut |_, _| {}).map(drop),
+            STRUCT => {
+                let schema = match kind {
+                    Some(Kind::Struct(schema)) => Some(schema),
+                    _ => None,
+                };
+                self.fields(depth + 1, schema, &mut |_, _| {})
+            }
             UUID => self.skip(16),
             _ => Err(Stop::Unreadable),
         }
     }
 
-    /// The fields of a struct up to its stop byte; `integer(id, value)` is called for each
-    /// integer field of this struct (not of the structs inside it).
-    fn fields(&mut self, depth: u32, integer: &mut dyn FnMut(i64, i64)) -> Result<(), Stop> {
+    /// The fields of a struct up to its stop byte, `schema` the format's struct (`None` where the
+    /// format does not say); `integer(id, value)` is called for each integer field of this
+    /// struct (not of the structs inside it).
+    fn fields(
+        &mut self,
+        depth: u32,
+        schema: Option<&'static Schema>,
+        integer: &mut dyn FnMut(i64, i64),
+    ) -> Result<(), Stop> {
         let mut last = 0i64;
         loop {
+            let at = self.pos;
             let header = self.byte()?;
             let ty = header & 0x0f;
             if ty == 0 {
@@ -189,13 +218,74 @@ impl Walk<'_> {
                 delta => last + i64::from(delta),
             };
             last = id;
+            let field = schema.and_then(|s| s.field(id));
+            if let (Some(schema), Some(field)) = (schema, field) {
+                let what = format!("field {id} ({}.{})", schema.name, field.name);
+                self.expect(at, ty, field.kind, &what)?;
+            }
             if matches!(ty, I16 | I32 | I64) {
                 let v = self.zigzag()?;
                 integer(id, v);
             } else {
-                self.value(ty, depth)?;
+                self.value(ty, field.map(|f| f.kind), depth)?;
             }
         }
+    }
+
+    /// Refuses a value declared with type `ty` (its header at `at`, `what` names it) where the
+    /// format gives `kind`: the crate would read it as `kind`, and no longer see what this walk
+    /// sees after it.
+    fn expect(&self, at: usize, ty: u8, kind: Kind, what: &str) -> Result<(), Stop> {
+        let fits = match kind {
+            Kind::Varint => matches!(ty, I16 | I32 | I64),
+            Kind::Byte => ty == BYTE,
+            Kind::Bool => matches!(ty, BOOL_TRUE | BOOL_FALSE),
+            Kind::Double => ty == DOUBLE,
+            Kind::Binary => ty == BINARY,
+            Kind::Struct(_) => ty == STRUCT,
+            Kind::List(_) => ty == LIST,
+        };
+        if fits {
+            return Ok(());
+        }
+        Err(Stop::Forged(format!(
+            "{what} at byte {}: declared {}, where the parquet format has {}",
+            self.base + at,
+            type_name(ty),
+            kind_name(kind)
+        )))
+    }
+}
+
+/// A compact-protocol type's name, for messages.
+fn type_name(ty: u8) -> &'static str {
+    match ty {
+        BOOL_TRUE | BOOL_FALSE => "a bool",
+        BYTE => "a byte",
+        I16 => "an i16",
+        I32 => "an i32",
+        I64 => "an i64",
+        DOUBLE => "a double",
+        BINARY => "a binary",
+        LIST => "a list",
+        SET => "a set",
+        MAP => "a map",
+        STRUCT => "a struct",
+        UUID => "a uuid",
+        _ => "of an unknown type",
+    }
+}
+
+/// What the format gives a value, for messages.
+fn kind_name(kind: Kind) -> String {
+    match kind {
+        Kind::Varint => "an integer".into(),
+        Kind::Byte => "a byte".into(),
+        Kind::Bool => "a bool".into(),
+        Kind::Double => "a double".into(),
+        Kind::Binary => "a binary".into(),
+        Kind::Struct(s) => format!("a struct ({})", s.name),
+        Kind::List(&element) => format!("a list of {}", kind_name(element)),
     }
 }
 
@@ -216,7 +306,7 @@ pub fn check_footer(bytes: &[u8], file: &str) -> Result<(), String> {
         booleans: 0,
         budget: len as u64,
     };
-    match walk.fields(0, &mut |_, _| {}) {
+    match walk.fields(0, Some(&FILE_META_DATA), &mut |_, _| {}) {
         Err(Stop::Forged(m)) => Err(format!(
             "{file}: not a readable parquet file (in its footer, bytes {start}-{}: {m})",
             n - 9
@@ -243,7 +333,7 @@ pub fn check_page_headers(bytes: &[u8], start: usize, end: usize) -> Result<(), 
             budget: chunk.len() as u64,
         };
         let mut size = None;
-        match walk.fields(0, &mut |id, v| {
+        match walk.fields(0, Some(&PAGE_HEADER), &mut |id, v| {
             if id == 3 {
                 size = Some(v);
             }
@@ -293,7 +383,57 @@ mod tests {
             booleans: 0,
             budget: bytes.len() as u64,
         }
-        .fields(0, &mut |_, _| {})
+        .fields(0, None, &mut |_, _| {})
+    }
+
+    fn walk_as(bytes: &[u8], schema: &'static Schema) -> Result<(), Stop> {
+        Walk {
+            buf: bytes,
+            pos: 0,
+            base: 0,
+            booleans: 0,
+            budget: bytes.len() as u64,
+        }
+        .fields(0, Some(schema), &mut |_, _| {})
+    }
+
+    /// The crate reads a known field by the format's type: one declared with another is
+    /// refused, naming it; fields the format does not have pass whatever their type, and a
+    /// bool field passes as either of the protocol's two bool types.
+    #[test]
+    fn known_fields_declared_with_another_type_are_forged() {
+        // PageHeader { 1: i32 0, 2: i32 4, 3: i32 4, 7: DictionaryPageHeader { 1: i32 1,
+        // 2: i32 0, 3: bool false } }, then with is_sorted declared an i32.
+        let mut header = vec![
+            0x15, 0, 0x15, 8, 0x15, 8, 0x4c, 0x15, 2, 0x15, 0, 0x12, 0, 0,
+        ];
+        assert!(walk_as(&header, &PAGE_HEADER).is_ok());
+        header[11] = 0x15;
+        header.insert(12, 2);
+        let m = forged(walk_as(&header, &PAGE_HEADER));
+        assert_eq!(
+            m,
+            "field 3 (DictionaryPageHeader.is_sorted) at byte 11: declared an i32, where the \
+             parquet format has a bool"
+        );
+        // FileMetaData { 1: i32 2, 6: binary "x", 100: list<i32> [1] }: passes; the version
+        // declared a binary, or the schema a list of i32 instead of structs, is refused.
+        let mut footer = vec![0x15, 4, 0x58, 1, b'x'];
+        footer.extend(list_field(I32, 1));
+        footer.extend([2, 0]);
+        assert!(walk_as(&footer, &FILE_META_DATA).is_ok());
+        let m = forged(walk_as(&[0x18, 1, b'x', 0], &FILE_META_DATA));
+        assert_eq!(
+            m,
+            "field 1 (FileMetaData.version) at byte 0: declared a binary, where the parquet \
+             format has an integer"
+        );
+        let m = forged(walk_as(&[0x29, 0x15, 2, 0], &FILE_META_DATA));
+        assert_eq!(
+            m,
+            "the elements of the list at byte 1: declared an i32, where the parquet format has \
+             a struct (SchemaElement)"
+        );
     }
 
     fn forged(r: Result<(), Stop>) -> String {
