@@ -648,25 +648,29 @@ test('a bad file shows the loader message and the page stays usable', async ({ p
 });
 
 test('a long read of a workload can be stopped; nothing else changes', async ({ page, url }) => {
-  // surf_week tiled 18 times a week apart (written by the release CLI's `tile`: 41.8 M fragments)
+  // surf_week tiled 31 times a week apart (written by the release CLI's `tile`: 72 M fragments)
   // takes the worker a second or more to read; Stop terminates it, and it loads the inputs
-  // before the read again. (A forged file that held the decoder for seconds served here until
-  // the reader refused it at once: tests/fuzz-regressions/parquet-desynced-field-type.)
+  // before the read again (a Stop while the files are still read from disk ends the load before
+  // it reaches the worker). A forged file that held the decoder for seconds served here until
+  // the reader refused it at once: tests/fuzz-regressions/parquet-desynced-field-type.
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pp-long-'));
-  execFileSync(BIN, ['tile', '--workload', path.join(ROOT, 'www', 'samples', 'surf_week'), '--copies', '18', '--out', dir]);
-  await open(page, url);
-  const before = await metrics(page);
-  await page.click('.loaders summary');
-  await page.setInputFiles('[data-testid=load-workload]', [path.join(dir, 'tasks.parquet'), path.join(dir, 'fragments.parquet')]);
-  await page.click('[data-testid=stop-workload]');
-  await page.waitForFunction(() => /^stopped reading tasks\.parquet \+ fragments\.parquet; nothing changed$/.test(document.querySelector('[data-testid=msg-workload]').textContent));
-  fs.rmSync(dir, { recursive: true });
-  assert.deepEqual(await metrics(page), before);
-  assert.match(await page.textContent('[data-testid=summary-workload]'), /^200 tasks/);
-  const n = await runs(page);
-  await setPolicy(page, prefab('MemInv'));
-  await waitRun(page, n);
-  sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after a stopped read');
+  try {
+    execFileSync(BIN, ['tile', '--workload', path.join(ROOT, 'www', 'samples', 'surf_week'), '--copies', '31', '--out', dir]);
+    await open(page, url);
+    const before = await metrics(page);
+    await page.click('.loaders summary');
+    await page.setInputFiles('[data-testid=load-workload]', [path.join(dir, 'tasks.parquet'), path.join(dir, 'fragments.parquet')]);
+    await page.click('[data-testid=stop-workload]');
+    await page.waitForFunction(() => /^stopped reading tasks\.parquet \+ fragments\.parquet; nothing changed$/.test(document.querySelector('[data-testid=msg-workload]').textContent));
+    assert.deepEqual(await metrics(page), before);
+    assert.match(await page.textContent('[data-testid=summary-workload]'), /^200 tasks/);
+    const n = await runs(page);
+    await setPolicy(page, prefab('MemInv'));
+    await waitRun(page, n);
+    sameMetrics(await metrics(page), native({ policy: prefab('MemInv') }).metrics, 'after a stopped read');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });
 
 test('every bad input of the corpus gives its native message beside its loader; nothing else changes', async ({ page, url }) => {

@@ -218,8 +218,10 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     try {
       return await readFiles(kind, files, names, () => engine.cancels !== cancels);
     } catch (e) {
-      if (!(e instanceof Stopped)) throw e;
-      ok(kind, `stopped reading ${names}; nothing changed`);
+      // Stopped, or a file that could not be read (removed meanwhile, say): said beside the
+      // loader in place of the progress, nothing else changed.
+      if (e instanceof Stopped) ok(kind, `stopped reading ${names}; nothing changed`);
+      else fail(kind, { errors: [{ message: String((e && e.message) || e) }] }, names);
       return false;
     } finally { clearInterval(tick); }
   }
@@ -232,7 +234,7 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
       if (stopped()) throw new Stopped();
       return b;
     };
-    if (kind === 'scenario') return (await findExperiment(files)) ? dropped(files) : loadScenarioText(await read(files[0]), names);
+    if (kind === 'scenario') return (await findExperiment(files)) ? dropped(files, read) : loadScenarioText(await read(files[0]), names);
     let answer;
     if (kind === 'topology') answer = await engine.load('loadTopology', await read(files[0]));
     else if (kind === 'carbon') {
@@ -404,12 +406,14 @@ export function createScenarioPanel(el, { engine, onPolicy }) {
     }
   }
 
-  async function dropped(files) {
+  /** Dropped or picked files: an experiment among them is opened (its files read with `read`,
+   * which a loader's Stop ends), else each file goes to the loader of its kind. */
+  async function dropped(files, read = bytes) {
     const exp = await findExperiment(files);
     if (exp) {
       const big = tooBig(files);
       if (big) { fail('scenario', { errors: [{ message: big }] }, relPath(exp)); return false; }
-      const list = await Promise.all(files.map(async (f) => ({ path: relPath(f), bytes: await bytes(f) })));
+      const list = await Promise.all(files.map(async (f) => ({ path: relPath(f), bytes: await read(f) })));
       return openExperiment(list, relPath(exp));
     }
     const byKind = { workload: [], topology: [], carbon: [], scenario: [] };

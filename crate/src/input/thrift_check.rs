@@ -17,6 +17,12 @@
 //! therefore knows the format's structs too ([`FILE_META_DATA`], [`PAGE_HEADER`]) and refuses a
 //! known field, or a known list's elements, declared with a type the format does not give them.
 //!
+//! Where a forgery could make the two part, the walk takes the bytes as the crate does: a long
+//! field id is cut to 16 bits, a varint may run past ten bytes (its bits shifted modulo 64), the
+//! depth to which the crate skips a value it does not know counts afresh at each field it skips,
+//! a page's size is cut to 32 bits, a length before bytes to the platform's `usize`, and an empty
+//! list may have no element type.
+//!
 //! Anything this walk cannot follow is left to the crate, which reports its own error: the check
 //! refuses only what no writer produces.
 
@@ -37,8 +43,9 @@ const MAP: u8 = 11;
 const STRUCT: u8 = 12;
 const UUID: u8 = 13;
 
-/// Deepest nesting followed (the crate's own limit for skipping is 64).
-const MAX_DEPTH: u32 = 64;
+/// The crate's depth limit for skipping a value it does not know (`skip`: 64 levels, counted
+/// afresh at each field it skips); nesting the format knows is bounded by the format.
+const SKIP_DEPTH: u32 = 64;
 
 /// Why a walk ended early.
 enum Stop {
@@ -74,17 +81,24 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// An unsigned LEB128 varint (at most 10 bytes).
+    /// An unsigned LEB128 varint, read as the crate reads one: of any length (up to the end of
+    /// the bytes), each byte's bits shifted by 7 more than the last's, modulo 64.
     fn varint(&mut self) -> Result<u64, Stop> {
         let mut v = 0u64;
-        for shift in (0..70).step_by(7) {
+        let mut shift = 0u32;
+        loop {
             let b = self.byte()?;
-            v |= u64::from(b & 0x7f).checked_shl(shift).unwrap_or(0);
+            v |= u64::from(b & 0x7f).wrapping_shl(shift);
             if b & 0x80 == 0 {
                 return Ok(v);
             }
+            shift = shift.wrapping_add(7);
         }
-        Err(Stop::Unreadable)
+    }
+
+    /// A length before bytes, as the crate takes it (`as usize`: cut to 32 bits in wasm).
+    fn length(&mut self) -> Result<u64, Stop> {
+        Ok(self.varint()? as usize as u64)
     }
 
     /// A zigzag-encoded integer.
@@ -122,25 +136,37 @@ impl Walk<'_> {
         Ok(())
     }
 
-    /// A value of type `ty`, read as the crate skips it: a boolean takes no byte, in a struct
-    /// or in a collection (the caller counts the latter). `kind` is what the format gives it
-    /// (`None` where the format does not say), whose type the caller has checked.
+    /// A value of type `ty`, walked as the crate reads it: a boolean takes no byte, in a struct
+    /// or in a collection (the caller counts the latter). `kind` is what the format gives it,
+    /// whose type the caller has checked; `None` where the format does not say, where the crate
+    /// skips the value with `depth` levels of its skipping left.
     fn value(&mut self, ty: u8, kind: Option<Kind>, depth: u32) -> Result<(), Stop> {
-        if depth > MAX_DEPTH {
+        if kind.is_none() && depth == 0 {
             return Err(Stop::Unreadable);
         }
+        // What the crate skips nests one level deeper; what it reads by the format starts
+        // its own skipping afresh.
+        let inner = if kind.is_some() {
+            SKIP_DEPTH
+        } else {
+            depth - 1
+        };
         match ty {
             BOOL_TRUE | BOOL_FALSE => Ok(()),
             BYTE => self.skip(1),
             I16 | I32 | I64 => self.varint().map(drop),
             DOUBLE => self.skip(8),
             BINARY => {
-                let n = self.varint()?;
+                let n = self.length()?;
                 self.skip(n)
             }
             LIST | SET => {
                 let at = self.pos;
                 let header = self.byte()?;
+                if header == 0 {
+                    // An empty list some writers give no element type; the crate takes it.
+                    return Ok(());
+                }
                 let count = match header >> 4 {
                     15 => self.varint()?,
                     n => u64::from(n),
@@ -151,14 +177,16 @@ impl Walk<'_> {
                     _ => None,
                 };
                 if let Some(element) = element {
-                    self.expect(at, element_type, element, "the elements of the list")?;
+                    self.expect(at, element_type, element, &|| {
+                        "the elements of the list".into()
+                    })?;
                 }
                 if matches!(element_type, BOOL_TRUE | BOOL_FALSE) {
                     return self.booleans(at, count);
                 }
                 self.fits(at, count, 1, "list")?;
                 for _ in 0..count {
-                    self.value(element_type, element, depth + 1)?;
+                    self.value(element_type, element, inner)?;
                 }
                 Ok(())
             }
@@ -179,8 +207,8 @@ impl Walk<'_> {
                 // An entry takes a byte at least for its part that is not a boolean.
                 self.fits(at, count, 2 - parts, "map")?;
                 for _ in 0..count {
-                    self.value(key, None, depth + 1)?;
-                    self.value(value, None, depth + 1)?;
+                    self.value(key, None, inner)?;
+                    self.value(value, None, inner)?;
                 }
                 Ok(())
             }
@@ -189,7 +217,7 @@ impl Walk<'_> {
                     Some(Kind::Struct(schema)) => Some(schema),
                     _ => None,
                 };
-                self.fields(depth + 1, schema, &mut |_, _| {})
+                self.fields(inner, schema, &mut |_, _| {})
             }
             UUID => self.skip(16),
             _ => Err(Stop::Unreadable),
@@ -197,15 +225,16 @@ impl Walk<'_> {
     }
 
     /// The fields of a struct up to its stop byte, `schema` the format's struct (`None` where the
-    /// format does not say); `integer(id, value)` is called for each integer field of this
-    /// struct (not of the structs inside it).
+    /// format does not say: the crate skips the struct, with `depth` levels of its skipping left
+    /// for each field); `integer(id, value)` is called for each integer field of this struct
+    /// (not of the structs inside it). Ids are the crate's: 16 bits, a long one cut to them.
     fn fields(
         &mut self,
         depth: u32,
         schema: Option<&'static Schema>,
-        integer: &mut dyn FnMut(i64, i64),
+        integer: &mut dyn FnMut(i16, i64),
     ) -> Result<(), Stop> {
-        let mut last = 0i64;
+        let mut last = 0i16;
         loop {
             let at = self.pos;
             let header = self.byte()?;
@@ -214,20 +243,28 @@ impl Walk<'_> {
                 return Ok(());
             }
             let id = match header >> 4 {
-                0 => self.zigzag()?,
-                delta => last + i64::from(delta),
+                0 => self.zigzag()? as i16,
+                delta => last.checked_add(i16::from(delta)).ok_or(Stop::Unreadable)?,
             };
-            last = id;
-            let field = schema.and_then(|s| s.field(id));
+            // The crate skips a struct's fields with its last id at 0 (only deltas matter).
+            last = if schema.is_some() { id } else { 0 };
+            let field = schema.and_then(|s| s.field(i64::from(id)));
             if let (Some(schema), Some(field)) = (schema, field) {
-                let what = format!("field {id} ({}.{})", schema.name, field.name);
-                self.expect(at, ty, field.kind, &what)?;
+                let name = || format!("field {id} ({}.{})", schema.name, field.name);
+                self.expect(at, ty, field.kind, &name)?;
+            }
+            let kind = field.map(|f| f.kind);
+            // A field the format has is read by it; one it has not is skipped, with the
+            // crate's full depth inside a struct it reads, `depth` inside one it skips.
+            let depth = if schema.is_some() { SKIP_DEPTH } else { depth };
+            if kind.is_none() && depth == 0 {
+                return Err(Stop::Unreadable);
             }
             if matches!(ty, I16 | I32 | I64) {
                 let v = self.zigzag()?;
                 integer(id, v);
             } else {
-                self.value(ty, field.map(|f| f.kind), depth)?;
+                self.value(ty, kind, depth)?;
             }
         }
     }
@@ -235,7 +272,7 @@ impl Walk<'_> {
     /// Refuses a value declared with type `ty` (its header at `at`, `what` names it) where the
     /// format gives `kind`: the crate would read it as `kind`, and no longer see what this walk
     /// sees after it.
-    fn expect(&self, at: usize, ty: u8, kind: Kind, what: &str) -> Result<(), Stop> {
+    fn expect(&self, at: usize, ty: u8, kind: Kind, what: &dyn Fn() -> String) -> Result<(), Stop> {
         let fits = match kind {
             Kind::Varint => matches!(ty, I16 | I32 | I64),
             Kind::Byte => ty == BYTE,
@@ -249,7 +286,8 @@ impl Walk<'_> {
             return Ok(());
         }
         Err(Stop::Forged(format!(
-            "{what} at byte {}: declared {}, where the parquet format has {}",
+            "{} at byte {}: declared {}, where the parquet format has {}",
+            what(),
             self.base + at,
             type_name(ty),
             kind_name(kind)
@@ -306,7 +344,7 @@ pub fn check_footer(bytes: &[u8], file: &str) -> Result<(), String> {
         booleans: 0,
         budget: len as u64,
     };
-    match walk.fields(0, Some(&FILE_META_DATA), &mut |_, _| {}) {
+    match walk.fields(SKIP_DEPTH, Some(&FILE_META_DATA), &mut |_, _| {}) {
         Err(Stop::Forged(m)) => Err(format!(
             "{file}: not a readable parquet file (in its footer, bytes {start}-{}: {m})",
             n - 9
@@ -333,9 +371,10 @@ pub fn check_page_headers(bytes: &[u8], start: usize, end: usize) -> Result<(), 
             budget: chunk.len() as u64,
         };
         let mut size = None;
-        match walk.fields(0, Some(&PAGE_HEADER), &mut |id, v| {
+        match walk.fields(SKIP_DEPTH, Some(&PAGE_HEADER), &mut |id, v| {
+            // The crate reads the size as an i32 (cut to 32 bits).
             if id == 3 {
-                size = Some(v);
+                size = Some(i64::from(v as i32));
             }
         }) {
             Ok(()) => {}
@@ -383,7 +422,7 @@ mod tests {
             booleans: 0,
             budget: bytes.len() as u64,
         }
-        .fields(0, None, &mut |_, _| {})
+        .fields(SKIP_DEPTH, None, &mut |_, _| {})
     }
 
     fn walk_as(bytes: &[u8], schema: &'static Schema) -> Result<(), Stop> {
@@ -394,7 +433,7 @@ mod tests {
             booleans: 0,
             budget: bytes.len() as u64,
         }
-        .fields(0, Some(schema), &mut |_, _| {})
+        .fields(SKIP_DEPTH, Some(schema), &mut |_, _| {})
     }
 
     /// The crate reads a known field by the format's type: one declared with another is
@@ -433,6 +472,50 @@ mod tests {
             m,
             "the elements of the list at byte 1: declared an i32, where the parquet format has \
              a struct (SchemaElement)"
+        );
+    }
+
+    /// The walk takes the bytes as the crate does where a forgery could make the two part: a
+    /// long field id is cut to 16 bits, a varint may run past ten bytes, the crate's skipping
+    /// depth counts afresh at each field it skips, a page's size is cut to 32 bits; and an
+    /// empty list with no element type (which some writers give) passes.
+    #[test]
+    fn the_walk_reads_the_bytes_as_the_crate_does() {
+        // A binary field whose long id 65538 is field 2 (the schema) to the crate.
+        let m = forged(walk_as(
+            &[0x08, 0x84, 0x80, 0x08, 1, b'x', 0],
+            &FILE_META_DATA,
+        ));
+        assert!(
+            m.starts_with("field 2 (FileMetaData.schema) at byte 0: declared a binary"),
+            "{m}"
+        );
+        // The version as an 11-byte varint, then a list of 2^31 - 1 booleans.
+        let mut long = vec![0x15];
+        long.extend([0x80; 10]);
+        long.push(0);
+        long.extend(list_field(BOOL_TRUE, (1 << 31) - 1));
+        long.push(0);
+        assert!(forged(walk_as(&long, &FILE_META_DATA)).contains("brings the boolean elements"));
+        // An unknown struct nested 63 deep (the crate skips it), then the same list.
+        let mut deep = vec![0x0c, 0xc8, 0x01]; // field 100: struct
+        deep.extend([0x1c; 62]); // field 1: struct, 62 more levels
+        deep.extend([0; 63]);
+        deep.extend(list_field(BOOL_TRUE, (1 << 31) - 1));
+        deep.push(0);
+        assert!(forged(walk_as(&deep, &FILE_META_DATA)).contains("brings the boolean elements"));
+        // Field 5 (key_value_metadata) as an empty list with the header byte 0.
+        assert!(walk_as(&[0x59, 0, 0], &FILE_META_DATA).is_ok());
+        // A page whose size, 2^32 + 4, is 4 to the crate, then a header with a forged list.
+        let mut chunk = vec![0x15, 0, 0x15, 8, 0x16, 0x88, 0x80, 0x80, 0x80, 0x20, 0];
+        chunk.extend([9, 9, 9, 9]);
+        let second = chunk.len();
+        chunk.extend(list_field(BOOL_TRUE, 1 << 20));
+        chunk.push(0);
+        let e = check_page_headers(&chunk, 0, chunk.len()).unwrap_err();
+        assert!(
+            e.starts_with(&format!("the page header at byte {second}:")),
+            "{e}"
         );
     }
 
