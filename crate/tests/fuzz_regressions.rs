@@ -155,3 +155,25 @@ fn forged_parquet_files_that_hold_the_thrift_reader_give_an_error() {
         );
     }
 }
+
+/// A forged tasks file whose schema element declares 405,800,734 children in a schema of four
+/// elements (found by the fuzzer on 7 December): the parquet crate reserved room for that many
+/// before reading them, 3.2 GB, and a failed allocation aborts the process (natively and in
+/// wasm alike, no panic to catch). The reader's walk of the footer refuses a `num_children` past
+/// the length of the list it is in, with one error.
+#[test]
+fn a_forged_schema_that_would_exhaust_memory_gives_an_error() {
+    let data = bytes("parquet-num-children-oom");
+    let (panics, read) = counting_panics(|| read_parquet_fuzz_input(&data));
+    assert_eq!(panics, 0, "the parquet crate panicked");
+    let ds = read.expect_err("a forged file is not a workload");
+    let messages: Vec<&str> = ds.iter().map(|d| d.message.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "tasks.parquet: not a readable parquet file (in its footer, bytes 32-795: a \
+          SchemaElement in the list at byte 35 gives num_children 405800734, more than the \
+          list's 4 elements)"
+        ]
+    );
+}

@@ -422,6 +422,7 @@ fn the_selected_reader_refuses_what_the_whole_reader_refuses() {
         "parquet-bool-list-in-footer",
         "parquet-bool-list-in-page-header",
         "parquet-desynced-field-type",
+        "parquet-num-children-oom",
     ] {
         let data = std::fs::read(format!("{root}/tests/fuzz-regressions/{name}")).expect("input");
         let n = (u16::from_le_bytes([data[0], data[1]]) as usize).min(data.len() - 2);

@@ -9,7 +9,9 @@
 //! - a list of other elements declaring more elements than bytes are left (each takes at least
 //!   one), and a map likewise;
 //! - more boolean elements in all than the metadata has bytes: a writer spends a byte on each, so
-//!   a genuine file never does, and this bounds the crate's skipping by the metadata's length.
+//!   a genuine file never does, and this bounds the crate's skipping by the metadata's length;
+//! - a schema element's `num_children` past the length of the schema list, for which the crate
+//!   would reserve room (gigabytes for a forged count) before reading any child.
 //!
 //! The crate reads the fields it knows by the parquet format's types, whatever type the bytes
 //! declare, so a forged file that gives a known field another type would make the crate read the
@@ -186,7 +188,10 @@ impl Walk<'_> {
                 }
                 self.fits(at, count, 1, "list")?;
                 for _ in 0..count {
-                    self.value(element_type, element, inner)?;
+                    match element {
+                        Some(Kind::Struct(schema)) => self.element(schema, at, count)?,
+                        _ => self.value(element_type, element, inner)?,
+                    }
                 }
                 Ok(())
             }
@@ -217,11 +222,33 @@ impl Walk<'_> {
                     Some(Kind::Struct(schema)) => Some(schema),
                     _ => None,
                 };
-                self.fields(inner, schema, &mut |_, _| {})
+                self.fields(inner, schema, &mut |_, _| Ok(()))
             }
             UUID => self.skip(16),
             _ => Err(Stop::Unreadable),
         }
+    }
+
+    /// A struct of the format, an element of the list of `count` elements whose header is at
+    /// `at`: a count of the elements after it ([`Kind::Children`]) may not exceed the list's.
+    fn element(&mut self, schema: &'static Schema, at: usize, count: u64) -> Result<(), Stop> {
+        let base = self.base;
+        let mut children = |id: i16, v: i64| {
+            match schema.field(i64::from(id)) {
+            // The crate reads it as an i32.
+            Some(field) if matches!(field.kind, Kind::Children) && i64::from(v as i32) > count as i64 => {
+                Err(Stop::Forged(format!(
+                    "a {} in the list at byte {} gives {} {}, more than the list's {count} elements",
+                    schema.name,
+                    base + at,
+                    field.name,
+                    v as i32
+                )))
+            }
+            _ => Ok(()),
+        }
+        };
+        self.fields(SKIP_DEPTH, Some(schema), &mut children)
     }
 
     /// The fields of a struct up to its stop byte, `schema` the format's struct (`None` where the
@@ -232,7 +259,7 @@ impl Walk<'_> {
         &mut self,
         depth: u32,
         schema: Option<&'static Schema>,
-        integer: &mut dyn FnMut(i16, i64),
+        integer: &mut dyn FnMut(i16, i64) -> Result<(), Stop>,
     ) -> Result<(), Stop> {
         let mut last = 0i16;
         loop {
@@ -262,7 +289,7 @@ impl Walk<'_> {
             }
             if matches!(ty, I16 | I32 | I64) {
                 let v = self.zigzag()?;
-                integer(id, v);
+                integer(id, v)?;
             } else {
                 self.value(ty, kind, depth)?;
             }
@@ -274,7 +301,7 @@ impl Walk<'_> {
     /// sees after it.
     fn expect(&self, at: usize, ty: u8, kind: Kind, what: &dyn Fn() -> String) -> Result<(), Stop> {
         let fits = match kind {
-            Kind::Varint => matches!(ty, I16 | I32 | I64),
+            Kind::Varint | Kind::Children => matches!(ty, I16 | I32 | I64),
             Kind::Byte => ty == BYTE,
             Kind::Bool => matches!(ty, BOOL_TRUE | BOOL_FALSE),
             Kind::Double => ty == DOUBLE,
@@ -317,7 +344,7 @@ fn type_name(ty: u8) -> &'static str {
 /// What the format gives a value, for messages.
 fn kind_name(kind: Kind) -> String {
     match kind {
-        Kind::Varint => "an integer".into(),
+        Kind::Varint | Kind::Children => "an integer".into(),
         Kind::Byte => "a byte".into(),
         Kind::Bool => "a bool".into(),
         Kind::Double => "a double".into(),
@@ -344,7 +371,7 @@ pub fn check_footer(bytes: &[u8], file: &str) -> Result<(), String> {
         booleans: 0,
         budget: len as u64,
     };
-    match walk.fields(SKIP_DEPTH, Some(&FILE_META_DATA), &mut |_, _| {}) {
+    match walk.fields(SKIP_DEPTH, Some(&FILE_META_DATA), &mut |_, _| Ok(())) {
         Err(Stop::Forged(m)) => Err(format!(
             "{file}: not a readable parquet file (in its footer, bytes {start}-{}: {m})",
             n - 9
@@ -376,6 +403,7 @@ pub fn check_page_headers(bytes: &[u8], start: usize, end: usize) -> Result<(), 
             if id == 3 {
                 size = Some(i64::from(v as i32));
             }
+            Ok(())
         }) {
             Ok(()) => {}
             Err(Stop::Forged(m)) => {
@@ -422,7 +450,7 @@ mod tests {
             booleans: 0,
             budget: bytes.len() as u64,
         }
-        .fields(SKIP_DEPTH, None, &mut |_, _| {})
+        .fields(SKIP_DEPTH, None, &mut |_, _| Ok(()))
     }
 
     fn walk_as(bytes: &[u8], schema: &'static Schema) -> Result<(), Stop> {
@@ -433,7 +461,7 @@ mod tests {
             booleans: 0,
             budget: bytes.len() as u64,
         }
-        .fields(SKIP_DEPTH, Some(schema), &mut |_, _| {})
+        .fields(SKIP_DEPTH, Some(schema), &mut |_, _| Ok(()))
     }
 
     /// The crate reads a known field by the format's type: one declared with another is
@@ -516,6 +544,21 @@ mod tests {
         assert!(
             e.starts_with(&format!("the page header at byte {second}:")),
             "{e}"
+        );
+    }
+
+    /// A schema element's `num_children` may not exceed the schema list's length (the crate
+    /// reserves room for that many children before reading them).
+    #[test]
+    fn children_past_the_schema_are_forged() {
+        // FileMetaData { 2: list of 2 SchemaElement { 5: i32 n }, ... }.
+        let schema = |n: u8| vec![0x29, 0x2c, 0x55, n * 2, 0, 0x55, 0, 0, 0];
+        assert!(walk_as(&schema(2), &FILE_META_DATA).is_ok());
+        let m = forged(walk_as(&schema(3), &FILE_META_DATA));
+        assert_eq!(
+            m,
+            "a SchemaElement in the list at byte 1 gives num_children 3, more than the list's 2 \
+             elements"
         );
     }
 

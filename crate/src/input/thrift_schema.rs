@@ -26,6 +26,10 @@ pub enum Kind {
     Struct(&'static Schema),
     /// A list of elements of one kind.
     List(&'static Kind),
+    /// An `i32` count of elements that follow in the list its struct is in (a schema element's
+    /// `num_children`): the crate reserves room for that many before reading them, so it may
+    /// not exceed the list's length.
+    Children,
 }
 
 /// One of the format's structs: its name (for messages) and its fields.
@@ -54,7 +58,7 @@ const fn f(id: i64, name: &'static str, kind: Kind) -> Field {
     Field { id, name, kind }
 }
 
-use Kind::{Binary, Bool, Byte, Double, List, Struct, Varint};
+use Kind::{Binary, Bool, Byte, Children, Double, List, Struct, Varint};
 
 /// A struct of the format without fields (an empty variant of a union).
 const EMPTY: Schema = Schema {
@@ -85,7 +89,7 @@ const SCHEMA_ELEMENT: Schema = Schema {
         f(2, "type_length", Varint),
         f(3, "repetition_type", Varint),
         f(4, "name", Binary),
-        f(5, "num_children", Varint),
+        f(5, "num_children", Children),
         f(6, "converted_type", Varint),
         f(7, "scale", Varint),
         f(8, "precision", Varint),
