@@ -232,23 +232,22 @@ impl Walk<'_> {
     /// A struct of the format, an element of the list of `count` elements whose header is at
     /// `at`: a count of the elements after it ([`Kind::Children`]) may not exceed the list's.
     fn element(&mut self, schema: &'static Schema, at: usize, count: u64) -> Result<(), Stop> {
-        let base = self.base;
-        let mut children = |id: i16, v: i64| {
-            match schema.field(i64::from(id)) {
-            // The crate reads it as an i32.
-            Some(field) if matches!(field.kind, Kind::Children) && i64::from(v as i32) > count as i64 => {
-                Err(Stop::Forged(format!(
-                    "a {} in the list at byte {} gives {} {}, more than the list's {count} elements",
-                    schema.name,
-                    base + at,
-                    field.name,
-                    v as i32
-                )))
+        let list_at = self.base + at;
+        self.fields(SKIP_DEPTH, Some(schema), &mut |id, v| {
+            let children = schema
+                .field(i64::from(id))
+                .filter(|f| matches!(f.kind, Kind::Children));
+            // The crate reads the count as an i32.
+            let n = i64::from(v as i32);
+            match children {
+                Some(field) if n > count as i64 => Err(Stop::Forged(format!(
+                    "a {} in the list at byte {list_at} gives {} {n}, more than the list's \
+                     {count} elements",
+                    schema.name, field.name
+                ))),
+                _ => Ok(()),
             }
-            _ => Ok(()),
-        }
-        };
-        self.fields(SKIP_DEPTH, Some(schema), &mut children)
+        })
     }
 
     /// The fields of a struct up to its stop byte, `schema` the format's struct (`None` where the
@@ -442,7 +441,8 @@ mod tests {
         v
     }
 
-    fn walk(bytes: &[u8]) -> Result<(), Stop> {
+    /// Walks `bytes` as a struct, the format's `schema` (`None`: one the crate skips).
+    fn walk(bytes: &[u8], schema: Option<&'static Schema>) -> Result<(), Stop> {
         Walk {
             buf: bytes,
             pos: 0,
@@ -450,18 +450,7 @@ mod tests {
             booleans: 0,
             budget: bytes.len() as u64,
         }
-        .fields(SKIP_DEPTH, None, &mut |_, _| Ok(()))
-    }
-
-    fn walk_as(bytes: &[u8], schema: &'static Schema) -> Result<(), Stop> {
-        Walk {
-            buf: bytes,
-            pos: 0,
-            base: 0,
-            booleans: 0,
-            budget: bytes.len() as u64,
-        }
-        .fields(SKIP_DEPTH, Some(schema), &mut |_, _| Ok(()))
+        .fields(SKIP_DEPTH, schema, &mut |_, _| Ok(()))
     }
 
     /// The crate reads a known field by the format's type: one declared with another is
@@ -474,10 +463,10 @@ mod tests {
         let mut header = vec![
             0x15, 0, 0x15, 8, 0x15, 8, 0x4c, 0x15, 2, 0x15, 0, 0x12, 0, 0,
         ];
-        assert!(walk_as(&header, &PAGE_HEADER).is_ok());
+        assert!(walk(&header, Some(&PAGE_HEADER)).is_ok());
         header[11] = 0x15;
         header.insert(12, 2);
-        let m = forged(walk_as(&header, &PAGE_HEADER));
+        let m = forged(walk(&header, Some(&PAGE_HEADER)));
         assert_eq!(
             m,
             "field 3 (DictionaryPageHeader.is_sorted) at byte 11: declared an i32, where the \
@@ -488,14 +477,14 @@ mod tests {
         let mut footer = vec![0x15, 4, 0x58, 1, b'x'];
         footer.extend(list_field(I32, 1));
         footer.extend([2, 0]);
-        assert!(walk_as(&footer, &FILE_META_DATA).is_ok());
-        let m = forged(walk_as(&[0x18, 1, b'x', 0], &FILE_META_DATA));
+        assert!(walk(&footer, Some(&FILE_META_DATA)).is_ok());
+        let m = forged(walk(&[0x18, 1, b'x', 0], Some(&FILE_META_DATA)));
         assert_eq!(
             m,
             "field 1 (FileMetaData.version) at byte 0: declared a binary, where the parquet \
              format has an integer"
         );
-        let m = forged(walk_as(&[0x29, 0x15, 2, 0], &FILE_META_DATA));
+        let m = forged(walk(&[0x29, 0x15, 2, 0], Some(&FILE_META_DATA)));
         assert_eq!(
             m,
             "the elements of the list at byte 1: declared an i32, where the parquet format has \
@@ -510,9 +499,9 @@ mod tests {
     #[test]
     fn the_walk_reads_the_bytes_as_the_crate_does() {
         // A binary field whose long id 65538 is field 2 (the schema) to the crate.
-        let m = forged(walk_as(
+        let m = forged(walk(
             &[0x08, 0x84, 0x80, 0x08, 1, b'x', 0],
-            &FILE_META_DATA,
+            Some(&FILE_META_DATA),
         ));
         assert!(
             m.starts_with("field 2 (FileMetaData.schema) at byte 0: declared a binary"),
@@ -524,16 +513,16 @@ mod tests {
         long.push(0);
         long.extend(list_field(BOOL_TRUE, (1 << 31) - 1));
         long.push(0);
-        assert!(forged(walk_as(&long, &FILE_META_DATA)).contains("brings the boolean elements"));
+        assert!(forged(walk(&long, Some(&FILE_META_DATA))).contains("brings the boolean elements"));
         // An unknown struct nested 63 deep (the crate skips it), then the same list.
         let mut deep = vec![0x0c, 0xc8, 0x01]; // field 100: struct
         deep.extend([0x1c; 62]); // field 1: struct, 62 more levels
         deep.extend([0; 63]);
         deep.extend(list_field(BOOL_TRUE, (1 << 31) - 1));
         deep.push(0);
-        assert!(forged(walk_as(&deep, &FILE_META_DATA)).contains("brings the boolean elements"));
+        assert!(forged(walk(&deep, Some(&FILE_META_DATA))).contains("brings the boolean elements"));
         // Field 5 (key_value_metadata) as an empty list with the header byte 0.
-        assert!(walk_as(&[0x59, 0, 0], &FILE_META_DATA).is_ok());
+        assert!(walk(&[0x59, 0, 0], Some(&FILE_META_DATA)).is_ok());
         // A page whose size, 2^32 + 4, is 4 to the crate, then a header with a forged list.
         let mut chunk = vec![0x15, 0, 0x15, 8, 0x16, 0x88, 0x80, 0x80, 0x80, 0x20, 0];
         chunk.extend([9, 9, 9, 9]);
@@ -553,8 +542,8 @@ mod tests {
     fn children_past_the_schema_are_forged() {
         // FileMetaData { 2: list of 2 SchemaElement { 5: i32 n }, ... }.
         let schema = |n: u8| vec![0x29, 0x2c, 0x55, n * 2, 0, 0x55, 0, 0, 0];
-        assert!(walk_as(&schema(2), &FILE_META_DATA).is_ok());
-        let m = forged(walk_as(&schema(3), &FILE_META_DATA));
+        assert!(walk(&schema(2), Some(&FILE_META_DATA)).is_ok());
+        let m = forged(walk(&schema(3), Some(&FILE_META_DATA)));
         assert_eq!(
             m,
             "a SchemaElement in the list at byte 1 gives num_children 3, more than the list's 2 \
@@ -577,7 +566,7 @@ mod tests {
         let mut s = vec![0x15, 14];
         s.extend(list_field(BOOL_TRUE, (1 << 31) - 1));
         s.push(0);
-        let m = forged(walk(&s));
+        let m = forged(walk(&s, None));
         assert!(
             m.contains(
                 "at byte 5 brings the boolean elements to 2147483647, more than the 12 bytes"
@@ -595,9 +584,9 @@ mod tests {
             }
             s.push(0);
             match refused {
-                None => assert!(walk(&s).is_ok()),
+                None => assert!(walk(&s, None).is_ok()),
                 Some(at) => {
-                    let m = forged(walk(&s));
+                    let m = forged(walk(&s, None));
                     assert!(m.contains(&format!("at byte {} ", at + 3)), "{m}");
                 }
             }
@@ -613,18 +602,18 @@ mod tests {
         s.extend([0x1b, 1, 0x58, 4, 3, b'a', b'b', b'c']); // field 101: map, 1 entry, i32 -> binary
         s.extend([0x1c, 0x17, 0, 0, 0, 0, 0, 0, 0xf0, 0x3f, 0]); // field 102: struct { 1: double 1.0 }
         s.push(0);
-        assert!(walk(&s).is_ok());
+        assert!(walk(&s, None).is_ok());
         // Four i32 declared with three bytes after the header cannot fit.
         let mut t = list_field(I32, 4);
         t.extend([2, 4, 6]);
-        let m = forged(walk(&t));
+        let m = forged(walk(&t, None));
         assert!(
             m.contains("list at byte 3 declares 4 elements in the 3 bytes after it"),
             "{m}"
         );
         // A field of an unknown type (14), or a truncated struct, is left to the crate.
-        assert!(matches!(walk(&[0x1e, 0]), Err(Stop::Unreadable)));
-        assert!(matches!(walk(&[0x15]), Err(Stop::Unreadable)));
+        assert!(matches!(walk(&[0x1e, 0], None), Err(Stop::Unreadable)));
+        assert!(matches!(walk(&[0x15], None), Err(Stop::Unreadable)));
     }
 
     #[test]

@@ -62,17 +62,15 @@ impl Simulation<'_> {
     /// summed in the same pass.
     pub(super) fn host_stop(&mut self, h: usize, i: u32, t: i64) {
         self.integrate(h, t);
-        let running = &mut self.meters[h].running;
-        let (mut kept, mut sum) = (0, 0.0);
-        for k in 0..running.len() {
-            let entry = running[k];
-            if entry.0 != i {
-                running[kept] = entry;
-                kept += 1;
-                sum += entry.1;
+        let mut sum = 0.0;
+        // `retain` visits each entry once, in order.
+        self.meters[h].running.retain(|&(r, usage)| {
+            let kept = r != i;
+            if kept {
+                sum += usage;
             }
-        }
-        running.truncate(kept);
+            kept
+        });
         self.change_usage(h, t, sum);
     }
 
