@@ -4,7 +4,7 @@
 
 use super::result::Span;
 use crate::engine::Demand;
-use crate::model::{TaskSpec, Workload};
+use crate::model::{Piece, TaskSpec, Workload};
 use std::ops::Range;
 
 /// Where a task is in its life.
@@ -154,43 +154,41 @@ impl Cursor {
             return 0;
         }
         let (k, skip, offset) = progress_at(workload, &spec.fragments, done);
-        self.enter_run(workload, k, skip, t + offset - done);
-        let skipped = if merge {
-            self.merge_repeats(workload, spec.fragments.end)
-        } else {
-            0
-        };
+        let piece = self.enter_run(workload, k, skip, t + offset - done);
+        if merge {
+            return self.merge_repeats(workload, piece, spec.fragments.end);
+        }
         prefetch_next_fragment(workload, self.next);
-        skipped
+        0
     }
 
     /// The task reached the end of its current step at `t`: its last (nothing changes), or the
     /// next step begins (merged over repeated usages when `merge`).
-    #[inline]
+    #[inline(always)]
     pub(super) fn cross(&mut self, workload: &Workload, t: i64, merge: bool) -> Boundary {
         if self.frag == u32::MAX || (self.left == 0 && self.next >= self.frag_stop) {
             return Boundary::Last;
         }
-        let mut skipped = 0;
         if self.left > 0 {
             // The next fragment of the same run (only without merging).
             self.left -= 1;
             let f = &workload.fragments;
             self.frag_end = t + f.piece(f.run(self.frag)).duration_ms;
         } else {
-            self.enter_run(workload, self.next, 0, t);
+            let piece = self.enter_run(workload, self.next, 0, t);
             if merge {
-                skipped = self.merge_repeats(workload, self.frag_stop);
+                let skipped = self.merge_repeats(workload, piece, self.frag_stop);
+                return Boundary::Next { skipped };
             }
         }
         prefetch_next_fragment(workload, self.next);
-        Boundary::Next { skipped }
+        Boundary::Next { skipped: 0 }
     }
 
     /// Starts run `k` at `t`, `skip` of its fragments already done: its next fragment is the
-    /// current step.
-    #[inline]
-    fn enter_run(&mut self, workload: &Workload, k: u32, skip: u32, t: i64) {
+    /// current step. Returns the run's piece.
+    #[inline(always)]
+    fn enter_run(&mut self, workload: &Workload, k: u32, skip: u32, t: i64) -> Piece {
         let (run, next) = workload.fragments.run_at(k);
         let piece = workload.fragments.piece(run);
         self.frag = k;
@@ -198,16 +196,17 @@ impl Cursor {
         self.left = run.count - 1 - skip;
         self.frag_end = t + piece.duration_ms;
         self.usage = piece.cpu_usage_mhz;
+        piece
     }
 
-    /// Extends the current step (a fragment of run `frag`, ending at `frag_end`) over the
-    /// rest of its run and over the runs after it with the same usage, bit for bit, up to the
-    /// task's last run (`end` is the end of its range); returns how many fragment boundaries
-    /// it stepped over.
+    /// Extends the current step (a fragment of run `frag`, made of `current`, ending at
+    /// `frag_end`) over the rest of its run and over the runs after it with the same usage, bit
+    /// for bit, up to the task's last run (`end` is the end of its range); returns how many
+    /// fragment boundaries it stepped over. No prefetch is needed after it: it has read the
+    /// run after the step (unless the task has none).
     #[inline(always)]
-    fn merge_repeats(&mut self, workload: &Workload, end: u32) -> u64 {
+    fn merge_repeats(&mut self, workload: &Workload, current: Piece, end: u32) -> u64 {
         let f = &workload.fragments;
-        let current = f.piece(f.run(self.frag));
         let mut skipped = u64::from(self.left);
         self.frag_end += current.duration_ms * i64::from(self.left);
         self.left = 0;
