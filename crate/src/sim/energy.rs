@@ -2,7 +2,8 @@
 //! carbon, utilisation and busy time it accumulates, integrated exactly from one change to the
 //! next and split into idle and dynamic parts.
 
-use super::power::{at_most_one, grams, joules, power};
+use super::power::{grams, joules};
+use super::power_memo::utilization_and_power;
 use super::run::Simulation;
 use crate::model::PowerModel;
 
@@ -10,6 +11,9 @@ use crate::model::PowerModel;
 #[derive(Debug, Clone)]
 pub(super) struct HostMeter {
     pub(super) model: PowerModel,
+    /// The host's table in `Simulation::power_memos` (`u32::MAX`: none, past
+    /// [`super::power_memo::MAX_MEMOS`] kinds of host).
+    pub(super) memo: u32,
     pub(super) idle: f64,
     /// The sum of `running`'s usages, in their order (what a start adds its task's usage to).
     pub(super) usage: f64,
@@ -80,21 +84,19 @@ impl Simulation<'_> {
     /// of the list it extends), never kept as a running total of increments and decrements,
     /// whose rounding residue would leave a tiny usage on a host whose busy tasks have ended
     /// (which the `sqrt` model magnifies).
+    #[inline(always)]
     fn change_usage(&mut self, h: usize, t: i64, sum: f64) {
         if self.power_pending != Some(t) {
             self.record_power();
         }
         self.integrate(h, t);
-        let capacity = self.hosts[h].cpu_capacity;
         let host = &mut self.meters[h];
         host.usage = sum;
-        let u = if capacity > 0.0 {
-            at_most_one(host.usage / capacity)
-        } else {
-            0.0
+        let (u, new_power) = match self.power_memos.get_mut(host.memo as usize) {
+            Some(memo) => memo.at(sum),
+            None => utilization_and_power(self.hosts[h].cpu_capacity, &host.model, sum),
         };
         host.utilization = u;
-        let new_power = power(&host.model, u);
         self.total_dynamic_power += (new_power - host.idle) - (host.power - host.idle);
         host.power = new_power;
         self.power_pending = Some(t);
@@ -114,6 +116,7 @@ impl Simulation<'_> {
     }
 
     /// Adds host `h`'s energy, carbon, utilisation and busy time from its last change to `t`.
+    #[inline(always)]
     pub(super) fn integrate(&mut self, h: usize, t: i64) {
         let capacity = self.hosts[h].cpu_capacity;
         let host = &mut self.meters[h];

@@ -12,6 +12,7 @@ pub mod explain;
 mod finish;
 pub mod metric_catalog;
 pub mod power;
+mod power_memo;
 pub mod queue;
 pub mod result;
 mod run;

@@ -11,6 +11,7 @@ use super::energy::HostMeter;
 use super::events::EventQueue;
 use super::explain::{ExplanationRecorder, TaskExplanation};
 use super::power::idle_power;
+use super::power_memo::{PowerMemo, MAX_MEMOS};
 use super::result::{RunSpan, SimResult, Span};
 use super::series::SeriesRecorder;
 use super::task::{Cursor, State, Task};
@@ -37,6 +38,8 @@ pub struct Simulation<'a> {
     pub(super) names: Vec<String>,
     pub(super) hosts: Vec<HostState>,
     pub(super) meters: Vec<HostMeter>,
+    /// Each kind of host's utilisation and power at the usages seen (`HostMeter::memo`).
+    pub(super) power_memos: Vec<PowerMemo>,
     pub(super) tasks: Vec<Task>,
     pub(super) start_epoch: i64,
     pub(super) carbon: Option<CarbonClock>,
@@ -109,12 +112,27 @@ impl<'a> Simulation<'a> {
         let specs = scenario.topology.hosts();
         let names: Vec<String> = specs.iter().map(|h| h.name.clone()).collect();
         let hosts: Vec<HostState> = specs.iter().map(HostState::from_spec).collect();
+        let mut power_memos: Vec<PowerMemo> = Vec::new();
         let meters: Vec<HostMeter> = specs
             .iter()
-            .map(|h| {
+            .zip(&hosts)
+            .map(|(h, state)| {
                 let idle = idle_power(&h.power);
+                let capacity = state.cpu_capacity;
+                let memo = match power_memos
+                    .iter()
+                    .position(|m| m.serves(capacity, &h.power))
+                {
+                    Some(k) => k as u32,
+                    None if power_memos.len() < MAX_MEMOS => {
+                        power_memos.push(PowerMemo::new(capacity, h.power));
+                        (power_memos.len() - 1) as u32
+                    }
+                    None => u32::MAX,
+                };
                 HostMeter {
                     model: h.power,
+                    memo,
                     idle,
                     usage: 0.0,
                     utilization: 0.0,
@@ -224,6 +242,7 @@ impl<'a> Simulation<'a> {
             names,
             hosts,
             meters,
+            power_memos,
             tasks,
             start_epoch,
             carbon,
