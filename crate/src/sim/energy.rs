@@ -40,6 +40,7 @@ impl Simulation<'_> {
     /// now is integrated with the host's tasks as they were: a host is busy from its first
     /// task's start, not before it. The task goes last, so the sum of the usages in placement
     /// order is the last sum plus its usage: the very additions a sum afresh would make.
+    #[inline(always)]
     pub(super) fn host_start(&mut self, h: usize, i: u32, usage: f64, t: i64) {
         self.integrate(h, t);
         let host = &mut self.meters[h];
@@ -50,6 +51,7 @@ impl Simulation<'_> {
 
     /// Running task `i`'s CPU usage on host `h` becomes `usage` at `t` (a fragment boundary):
     /// set and summed with the others in one pass over the host's tasks.
+    #[inline(always)]
     pub(super) fn host_change(&mut self, h: usize, i: u32, usage: f64, t: i64) {
         let mut sum = 0.0;
         for entry in self.meters[h].running.iter_mut() {
@@ -64,6 +66,7 @@ impl Simulation<'_> {
     /// Task `i` leaves host `h` at `t` (completion or pause), integrated with the task still
     /// running: a host is busy until its last task ends. The others are kept in order and
     /// summed in the same pass.
+    #[inline(always)]
     pub(super) fn host_stop(&mut self, h: usize, i: u32, t: i64) {
         self.integrate(h, t);
         let mut sum = 0.0;

@@ -11,11 +11,11 @@
 use super::power::{at_most_one, power};
 use crate::model::PowerModel;
 
-/// The table's slots: 2,048 of 24 bytes (48 KB, within the core's L2 cache).
-const SLOT_BITS: u32 = 11;
+/// The table's slots: 4,096 of 24 bytes (96 KB, within the core's L2 cache).
+const SLOT_BITS: u32 = 12;
 
 /// The most kinds of host given a table (the rest compute every time): bounds the memory a
-/// topology of many distinct hosts can cause to 16 x 48 KB.
+/// topology of many distinct hosts can cause to 16 x 96 KB.
 pub(super) const MAX_MEMOS: usize = 16;
 
 /// The utilisation (`usage / capacity`, at most 1; 0 without capacity) and the power, W, of a

@@ -55,24 +55,43 @@ enum Phase {
     Placement = 2,
 }
 
-/// One change of a host's usage.
+/// One change of a host's usage, in 24 bytes (a chunk's changes are written, copied in order
+/// and read once each); its place in the order is kept apart (see [`Chunks::order`]).
 #[derive(Debug, Clone, Copy)]
 struct Change {
     t: i64,
-    phase: Phase,
-    kind: ChangeKind,
-    host: u32,
-    task: u32,
     /// The task's usage from `t` on (unused for a stop).
     usage: f64,
+    host: u32,
+    /// The task (index into the run's tasks) times 4 plus the [`ChangeKind`].
+    task_kind: u32,
+}
+
+/// The most tasks a replay takes: a change holds a task's index in 30 bits. A larger workload
+/// (far past the browser's limits) is run by the event loop.
+const MAX_TASKS: usize = 1 << 30;
+
+impl Change {
+    fn task(&self) -> u32 {
+        self.task_kind >> 2
+    }
+
+    fn kind(&self) -> ChangeKind {
+        match self.task_kind & 3 {
+            0 => ChangeKind::Start,
+            1 => ChangeKind::Usage,
+            _ => ChangeKind::Stop,
+        }
+    }
 }
 
 /// What a change does to its host (`host_start`, `host_change`, `host_stop`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[repr(u8)]
 enum ChangeKind {
-    Start,
-    Usage,
-    Stop,
+    Start = 0,
+    Usage = 1,
+    Stop = 2,
 }
 
 /// One run of a task on a host, as the first pass left it.
@@ -119,6 +138,9 @@ impl Simulation<'_> {
     /// the work each began with; `Err` for a run of zero length or one not ended by a
     /// completion or a pause.
     fn segments(&self, log: &[u32]) -> Result<Vec<Segment>, NotReplayable> {
+        if self.tasks.len() > MAX_TASKS {
+            return Err(NotReplayable::Limit);
+        }
         let mut taken = vec![0u32; self.tasks.len()];
         let mut done = vec![0i64; self.tasks.len()];
         let mut segments = Vec::with_capacity(log.len());
@@ -182,8 +204,8 @@ impl Simulation<'_> {
             },
             |chunk| {
                 for change in &chunk.changes {
-                    let (h, i, t) = (change.host as usize, change.task, change.t);
-                    match change.kind {
+                    let (h, i, t) = (change.host as usize, change.task(), change.t);
+                    match change.kind() {
                         ChangeKind::Start => self.host_start(h, i, change.usage, t),
                         ChangeKind::Usage => self.host_change(h, i, change.usage, t),
                         ChangeKind::Stop => self.host_stop(h, i, t),
@@ -218,8 +240,11 @@ struct Chunks<'a> {
     /// The end of the chunk last made, and how long the next one may be.
     last_end: Option<i64>,
     length: i64,
+    /// Where the chunk being made starts.
+    start: i64,
     changes: Vec<Change>,
-    /// `key << 32 | index into changes`, sorted by key (see [`Chunks::sort`]); and the sort's
+    /// For each change, `key << 32 | index into changes`, the key its time since `start` and
+    /// its phase (written with the change, sorted by key in [`Chunks::sort`]); and the sort's
     /// other buffer.
     order: Vec<u64>,
     scratch: Vec<u64>,
@@ -235,6 +260,7 @@ impl<'a> Chunks<'a> {
             active_due: i64::MAX,
             last_end: None,
             length: CHUNK_MS,
+            start: 0,
             changes: Vec::new(),
             order: Vec::new(),
             scratch: Vec::new(),
@@ -253,7 +279,9 @@ impl<'a> Chunks<'a> {
         let start = self.last_end.map_or(due, |last| last.max(due));
         let end = start.saturating_add(self.length);
         self.last_end = Some(end);
+        self.start = start;
         self.changes.clear();
+        self.order.clear();
         // The segments already on a host step first: the segments placed in this chunk come
         // after them in placement order.
         let mut active = std::mem::take(&mut self.active);
@@ -281,7 +309,7 @@ impl<'a> Chunks<'a> {
             }
         }
         self.active = active;
-        self.sort(start);
+        self.sort();
         self.length = match self.changes.len() {
             n if n > DENSE_CHUNK => (self.length / 4).max(1),
             n if n < DENSE_CHUNK / 16 => (self.length * 2).min(CHUNK_MS),
@@ -367,26 +395,20 @@ impl<'a> Chunks<'a> {
 
     #[inline]
     fn push(&mut self, t: i64, phase: Phase, kind: ChangeKind, segment: Segment, usage: f64) {
+        let key = ((t - self.start) as u64) << 2 | phase as u64;
+        self.order.push(key << 32 | self.changes.len() as u64);
         self.changes.push(Change {
             t,
-            phase,
-            kind,
-            host: segment.host,
-            task: segment.task,
             usage,
+            host: segment.host,
+            task_kind: segment.task << 2 | kind as u32,
         });
     }
 
     /// Orders the chunk's changes by (time, phase), keeping the order they were made in (the
     /// placement order) within each: a stable radix sort of `key << 32 | index` on the key's
     /// two 12-bit digits.
-    fn sort(&mut self, start: i64) {
-        self.order.clear();
-        self.order
-            .extend(self.changes.iter().enumerate().map(|(k, c)| {
-                let key = ((c.t - start) as u64) << 2 | c.phase as u64;
-                key << 32 | k as u64
-            }));
+    fn sort(&mut self) {
         self.scratch.resize(self.order.len(), 0);
         for digit in 0..2 {
             let shift = 32 + digit * DIGIT_BITS;
@@ -467,7 +489,12 @@ mod tests {
         let mut chunk = Chunk::default();
         let mut seen = Vec::new();
         while chunks.next_chunk(&mut chunk) == Ok(true) {
-            seen.extend(chunk.changes.iter().map(|c| (c.t, c.kind, c.task, c.usage)));
+            seen.extend(
+                chunk
+                    .changes
+                    .iter()
+                    .map(|c| (c.t, c.kind(), c.task(), c.usage)),
+            );
         }
         use ChangeKind::{Start, Stop, Usage};
         let expected = vec![
