@@ -35,8 +35,10 @@ impl Fnv {
     }
 }
 
-fn power(h: &mut Fnv, p: &PowerModel) {
-    let (tag, a, b, c) = match *p {
+/// A power model as a tag and its three parameters' bits: what the digest hashes, and what tells
+/// two models apart bit for bit (`sim::power_memo`).
+pub(super) fn power_model_bits(p: &PowerModel) -> (u64, [u64; 3]) {
+    let (tag, a, b, c): (u64, f64, f64, f64) = match *p {
         PowerModel::Constant { power } => (0, power, 0.0, 0.0),
         PowerModel::Linear { idle, max } => (1, idle, max, 0.0),
         PowerModel::Sqrt { idle, max } => (2, idle, max, 0.0),
@@ -54,10 +56,15 @@ fn power(h: &mut Fnv, p: &PowerModel) {
             dvfs,
         } => (6 + dvfs as u64, idle, max, asym_util),
     };
+    (tag, [a.to_bits(), b.to_bits(), c.to_bits()])
+}
+
+fn power(h: &mut Fnv, p: &PowerModel) {
+    let (tag, parameters) = power_model_bits(p);
     h.u64(tag);
-    h.f64(a);
-    h.f64(b);
-    h.f64(c);
+    for x in parameters {
+        h.u64(x);
+    }
 }
 
 /// Digest of a topology.

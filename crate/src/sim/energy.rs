@@ -37,7 +37,9 @@ pub(super) struct HostMeter {
 
 // The three changes are inlined into their callers natively (the replay's loop keeps its
 // registers across changes: about 3 % off surf_week's run) but not in wasm, where one loop
-// holding all three ran the half-year scale's replay 10-20 % slower in Node.
+// holding all three ran the half-year scale's replay 10-20 % slower in Node. `change_usage` and
+// `integrate` are inlined into each of the three on every target (measured only as part of the
+// whole change).
 impl Simulation<'_> {
     /// Task `i` starts (or resumes) on host `h` at `t` with CPU usage `usage`. The time up to
     /// now is integrated with the host's tasks as they were: a host is busy from its first

@@ -80,10 +80,14 @@ impl Change {
         match self.task_kind & 3 {
             0 => ChangeKind::Start,
             1 => ChangeKind::Usage,
+            // 2; 3 is never written (`push` writes a `ChangeKind`).
             _ => ChangeKind::Stop,
         }
     }
 }
+
+// What the replay's memory and copies were sized for.
+const _: () = assert!(std::mem::size_of::<Change>() == 24);
 
 /// What a change does to its host (`host_start`, `host_change`, `host_stop`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -111,8 +115,9 @@ struct Segment {
 /// Why the replay cannot reproduce the event loop's run (the event loop makes it instead).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum NotReplayable {
-    /// The first pass was cut by a limit of [`super::Options`], or the event loop could reach
-    /// the instant limit (it counts instants the first pass does not have).
+    /// The first pass was cut by a limit of [`super::Options`], the event loop could reach
+    /// the instant limit (it counts instants the first pass does not have), or the workload
+    /// has more tasks than a change can name ([`MAX_TASKS`]).
     Limit,
     /// A run of zero length: its start and end fall at one time, in two instants.
     ZeroLengthRun,
@@ -395,6 +400,7 @@ impl<'a> Chunks<'a> {
 
     #[inline]
     fn push(&mut self, t: i64, phase: Phase, kind: ChangeKind, segment: Segment, usage: f64) {
+        debug_assert!((segment.task as usize) < MAX_TASKS, "checked in `segments`");
         let key = ((t - self.start) as u64) << 2 | phase as u64;
         self.order.push(key << 32 | self.changes.len() as u64);
         self.changes.push(Change {
