@@ -58,6 +58,7 @@ impl Simulation<'_> {
     /// set and summed with the others in one pass over the host's tasks.
     #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
     pub(super) fn host_change(&mut self, h: usize, i: u32, usage: f64, t: i64) {
+        self.integrate(h, t);
         let mut sum = 0.0;
         for entry in self.meters[h].running.iter_mut() {
             if entry.0 == i {
@@ -86,7 +87,8 @@ impl Simulation<'_> {
         self.change_usage(h, t, sum);
     }
 
-    /// Integrates host `h` up to `t`, then sets its CPU usage to `sum`: its running tasks'
+    /// Sets host `h`'s CPU usage at `t` to `sum` (each caller has integrated the host up to `t`
+    /// once, before changing its list): its running tasks'
     /// usages added in the order of their latest placement (SPEC 6.5; the callers add them as
     /// they change the list). The sum is made afresh at every change (a start adds to the sum
     /// of the list it extends), never kept as a running total of increments and decrements,
@@ -97,7 +99,6 @@ impl Simulation<'_> {
         if self.power_pending != Some(t) {
             self.record_power();
         }
-        self.integrate(h, t);
         let host = &mut self.meters[h];
         host.usage = sum;
         let (u, new_power) = match self.power_memos.get_mut(host.memo as usize) {
